@@ -1,0 +1,126 @@
+"""Composition root of the tray app (``elicit-tray serve``).
+
+Wires QApplication + qasync, the presenter (dialogs), the dispatcher (IPC contract), the
+local socket endpoint, the tray icon, and optionally the scripted user of the headless demo.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+from pathlib import Path
+
+from . import __version__
+
+__all__ = ["serve", "EXIT_ALREADY_RUNNING", "EXIT_UNSAFE_SOCKET_DIR"]
+
+log = logging.getLogger(__name__)
+
+EXIT_ALREADY_RUNNING = 3
+EXIT_UNSAFE_SOCKET_DIR = 4
+
+
+def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: Path | None = None,
+          no_browser: bool = False, arm_delay_ms: int | None = None) -> int:
+    """Run the tray app until it is quit; returns the process exit code.
+
+    Args:
+        socket_path: where to listen (DESIGN.md "IPC contract").
+        plan_path: a :class:`~elicit_tray.ui.scripted.ScriptPlan` file: a scripted user answers
+            every dialog with real widget events (the headless demo).
+        screenshot_dir: save a PNG of every dialog just before the scripted user's final step.
+        no_browser: Open only logs the href instead of starting a browser (headless demo).
+        arm_delay_ms: override :data:`~elicit_tray.ui.base.ARM_DELAY_MS`.
+
+    Exit codes: 0 after Quit/SIGTERM, :data:`EXIT_ALREADY_RUNNING` when another instance answers
+    on the socket, :data:`EXIT_UNSAFE_SOCKET_DIR` when the socket directory is not private.
+    """
+    import qasync
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QSystemTrayIcon
+
+    from .ipc.protocol import Dispatcher
+    from .ipc.server import AlreadyRunning, LocalEndpoint
+    from .paths import UnsafeDirectory
+    from .ui import base
+    from .ui.presenter import Presenter, save_screenshot, system_browser
+    from .ui.tray import Tray, app_icon
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("elicit-tray")
+    app.setApplicationDisplayName("elicit-tray")
+    app.setApplicationVersion(__version__)
+    app.setDesktopFileName("elicit-tray")
+    app.setQuitOnLastWindowClosed(False)
+    app.setWindowIcon(app_icon())
+
+    def fake_browser(href: str) -> bool:
+        print(f"[tray] (headless) the browser would open: {href}", file=sys.stderr, flush=True)
+        return True
+
+    on_shown = None
+    if plan_path is not None:
+        from .ui.scripted import ScriptPlan, perform
+
+        plan = ScriptPlan.load(plan_path)
+        shots = iter(range(1, 10_000))
+
+        def on_shown(dialog: base.ElicitationDialog) -> None:
+            entry_steps = plan.steps_for(dialog.request.message or "")
+
+            def shoot(d: base.ElicitationDialog) -> None:
+                if screenshot_dir is not None:
+                    slug = "".join(c if c.isalnum() else "-" for c in (d.request.message or "")[:40]).strip("-")
+                    path = save_screenshot(d, screenshot_dir, f"{next(shots):02d}-{d.request.mode}-{slug.lower()}")
+                    print(f"[tray] saved {path}", file=sys.stderr, flush=True)
+
+            def go() -> None:
+                try:
+                    perform(dialog, entry_steps, before_final=shoot)
+                except Exception:  # a broken plan must not take the app down
+                    log.exception("scripted user failed")
+
+            if dialog.is_armed:
+                go()
+            else:
+                dialog.armed.connect(go)
+
+    presenter = Presenter(opener=fake_browser if no_browser else system_browser,
+                          arm_delay_ms=base.ARM_DELAY_MS if arm_delay_ms is None else arm_delay_ms,
+                          on_shown=on_shown)
+    dispatcher = Dispatcher(presenter.ask, presenter.complete, __version__)
+    endpoint = LocalEndpoint(dispatcher, socket_path)
+    try:
+        endpoint.listen()
+    except AlreadyRunning as exc:
+        print(f"elicit-tray: {exc}", file=sys.stderr)
+        return EXIT_ALREADY_RUNNING
+    except UnsafeDirectory as exc:
+        print(f"elicit-tray: refusing to start: {exc}", file=sys.stderr)
+        return EXIT_UNSAFE_SOCKET_DIR
+
+    tray = None
+    if QSystemTrayIcon.isSystemTrayAvailable():
+        tray = Tray(presenter)
+        tray.show()
+    else:
+        log.info("no system tray: dialogs still appear, quit with SIGTERM or Ctrl+C")
+
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: app.quit())
+    wake = QTimer()  # let the Python interpreter run signal handlers while Qt waits
+    wake.start(200)
+    wake.timeout.connect(lambda: None)
+    print(f"elicit-tray {__version__} listening on {socket_path}"
+          f"{'' if tray else ' (no system tray available)'}", file=sys.stderr, flush=True)
+    quitting = asyncio.Event()
+    app.aboutToQuit.connect(quitting.set)
+    with loop:
+        loop.run_until_complete(quitting.wait())
+        dispatcher.shutdown("elicit-tray is shutting down; no answer was given")
+        endpoint.close()
+    return 0

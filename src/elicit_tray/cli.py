@@ -1,0 +1,127 @@
+"""``elicit-tray`` subcommands: ``serve`` (default), ``ask``, ``demo``, ``check-url``.
+
+Exit codes: 0 success; 1 the tray app answered ``ask`` with a JSON-RPC error; 2 usage
+error; 3 another tray app is already running (``serve``); 4 unsafe socket directory;
+5 the tray app is unavailable (``ask``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from pathlib import Path
+
+from . import __version__
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="elicit-tray", description=(
+        "Native dialogs that answer MCP elicitations for local MCP clients."))
+    parser.add_argument("--version", action="version", version=f"elicit-tray {__version__}")
+    parser.add_argument("--socket", metavar="PATH", help="IPC socket path (default: $ELICIT_TRAY_SOCKET or "
+                        "<runtime dir>/elicit-tray/socket)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log what happens to stderr")
+    sub = parser.add_subparsers(dest="command")
+
+    serve = sub.add_parser("serve", help="run the tray app (the default)")
+    serve.add_argument("--scripted-user", metavar="PLAN", type=Path,
+                       help="answer every dialog with a scripted user following PLAN (JSON); for demos and tests")
+    serve.add_argument("--screenshots", metavar="DIR", type=Path, help="save a PNG of every dialog in DIR")
+    serve.add_argument("--no-browser", action="store_true", help="Open only prints the address (headless demo)")
+    serve.add_argument("--arm-delay-ms", type=int, default=None, help=argparse.SUPPRESS)
+
+    ask = sub.add_parser("ask", help="send one elicitation/create request; print the ElicitResult JSON")
+    ask.add_argument("file", nargs="?", default="-", help="params JSON file, or - for stdin (default)")
+    ask.add_argument("--server-name", help="the MCP server's name to show (self-reported)")
+    ask.add_argument("--no-start", action="store_true", help="do not start the tray app if it is not running")
+
+    demo = sub.add_parser("demo", help="run the bundled MCP server and answer its elicitations")
+    demo.add_argument("--headless", action="store_true",
+                      help="offscreen, with a scripted user (the default when there is no display)")
+    demo.add_argument("--out", type=Path, default=Path("demo-output"), help="folder for the PNGs (headless)")
+    demo.add_argument("--mode", choices=["legacy", "2026-07-28", "both"], default="both",
+                      help="MCP protocol version(s) to run (default: both)")
+
+    check = sub.add_parser("check-url", help="print the URL analysis used by the consent dialog")
+    check.add_argument("url")
+    check.add_argument("--json", action="store_true", help="print {verdict, reasons, display_host, registrable_domain}")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``elicit-tray`` console script; returns the exit code."""
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    from .paths import default_socket_path
+
+    socket_path = default_socket_path(args.socket)
+    command = args.command or "serve"
+    if command == "serve":
+        from .app import serve
+
+        return serve(socket_path, plan_path=getattr(args, "scripted_user", None),
+                     screenshot_dir=getattr(args, "screenshots", None),
+                     no_browser=getattr(args, "no_browser", False), arm_delay_ms=getattr(args, "arm_delay_ms", None))
+    if command == "ask":
+        return _ask(args, socket_path)
+    if command == "demo":
+        from .demo.run import run_demo
+
+        return run_demo(headless=args.headless, out_dir=args.out, modes=args.mode)
+    if command == "check-url":
+        return _check_url(args)
+    return 2  # pragma: no cover - argparse rejects unknown commands
+
+
+def _ask(args: argparse.Namespace, socket_path: Path) -> int:
+    from .client import TrayError, TrayUnavailable, request
+
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        params = json.loads(text)
+    except (OSError, ValueError) as exc:
+        print(f"elicit-tray ask: cannot read the params JSON: {exc}", file=sys.stderr)
+        return 2
+    if not isinstance(params, dict):
+        print("elicit-tray ask: the params must be a JSON object", file=sys.stderr)
+        return 2
+    if args.server_name:
+        meta = params.setdefault("_meta", {})
+        meta.setdefault("elicit-tray/requester", {})["serverName"] = args.server_name
+    try:
+        result = asyncio.run(request("elicitation/create", params, socket_path=socket_path,
+                                     autostart=not args.no_start))
+    except TrayUnavailable as exc:
+        print(f"elicit-tray ask: {exc.message}", file=sys.stderr)
+        return 5
+    except TrayError as exc:
+        print(json.dumps({"code": exc.code, "message": exc.message, "data": exc.data}, ensure_ascii=False),
+              file=sys.stderr)
+        return 1
+    print(json.dumps(result, ensure_ascii=False))
+    return 0
+
+
+def _check_url(args: argparse.Namespace) -> int:
+    from .urlcheck import REASONS, analyze_url
+
+    analysis = analyze_url(args.url)
+    if args.json:
+        print(json.dumps(analysis.to_json(), ensure_ascii=False))
+        return 0
+    print(f"verdict:            {analysis.verdict}")
+    print(f"display host:       {analysis.display_host or '-'}")
+    print(f"registrable domain: {analysis.registrable_domain or '-'}")
+    for reason in analysis.reasons:
+        print(f"- {reason}: {REASONS.get(reason, '')}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

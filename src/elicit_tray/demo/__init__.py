@@ -1,0 +1,1 @@
+"""A demo MCP server whose tools elicit like the specification's examples."""

@@ -1,0 +1,240 @@
+"""Field values: checking, text coercion, content building and final validation.
+
+Pure Python (no Qt). The content policy of DESIGN.md "Product policies": untouched optional
+fields and emptied optional text are omitted (the UI passes ``None``); integer -> JSON integer;
+number -> finite JSON number exactly as typed; boolean -> ``true``/``false``; date ->
+``YYYY-MM-DD``; date-time -> RFC 3339 with seconds and offset; multi-select -> list of strings
+in option order. Messages are user-facing sentences.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from .model import FieldKind, FieldSpec, FormSpec, Violation
+
+__all__ = [
+    "check_value", "coerce_number", "build_content", "validate_content", "describe_constraints",
+    "looks_secret", "format_number", "PATTERN_TIMEOUT_S",
+]
+
+#: Longest time (seconds) one ``pattern`` match may take before it is treated as a mismatch.
+PATTERN_TIMEOUT_S = 0.05
+
+_NUMBER_RE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+_INT_RE = re.compile(r"[+-]?\d+")
+_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_SECRET_RE = re.compile(
+    r"pass(word|phrase|wd)|secret|token|api[\s_-]?key|apikey|private[\s_-]?key|credit[\s_-]?card|card[\s_-]?number"
+    r"|\bcvv\b|\bcvc\b|\bpin\b|\bssn\b|otp|2fa",
+    re.IGNORECASE,
+)
+
+
+def format_number(value: int | float) -> str:
+    """A bound as people read it: ``10``, ``0.5``, ``-180`` (no trailing ``.0``)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return str(value)
+
+
+def coerce_number(spec: FieldSpec, text: str) -> tuple[int | float | None, str | None]:
+    """Turn typed text into the JSON number for a NUMBER/INTEGER field, never rounding.
+
+    Returns ``(value, None)``, or ``(None, message)`` when the text is not acceptable, or
+    ``(None, None)`` for empty text. Integers typed for a number stay JSON integers (``5``);
+    decimals become the float with the same shortest representation (``-74.01``).
+    """
+    text = text.strip()
+    if not text:
+        return None, None
+    if not _NUMBER_RE.fullmatch(text):
+        return None, "Enter a whole number." if spec.kind is FieldKind.INTEGER else "Enter a number, such as 3 or 2.5."
+    if spec.kind is FieldKind.INTEGER:
+        try:
+            exact = Decimal(text)
+        except InvalidOperation:  # pragma: no cover - the regex admits only valid literals
+            return None, "Enter a whole number."
+        if exact != exact.to_integral_value() or len(text) > 400:
+            return None, "Enter a whole number."
+        return int(exact), None
+    if _INT_RE.fullmatch(text) and len(text) <= 400:
+        return int(text), None
+    value = float(text)
+    if not math.isfinite(value):
+        return None, "Enter a number of a reasonable size."
+    return value, None
+
+
+def check_value(spec: FieldSpec, value: Any) -> str | None:
+    """The first problem with ``value`` for ``spec``, as a sentence, or ``None`` if it is fine.
+
+    ``value`` is in content form (``None`` for "not given"). Covers required, length,
+    format, pattern, numeric bounds, option membership and selection counts.
+    """
+    kind = spec.kind
+    if value is None or value == "" or (kind is FieldKind.MULTI_SELECT and value == [] and spec.effective_min_items):
+        if kind is FieldKind.MULTI_SELECT and spec.effective_min_items:
+            return f"Choose at least {spec.effective_min_items}."
+        return "This field is required." if spec.required else None
+    if kind in (FieldKind.TEXT, FieldKind.DATE, FieldKind.DATETIME):
+        return _check_text(spec, value)
+    if kind in (FieldKind.NUMBER, FieldKind.INTEGER):
+        if spec.minimum is not None and value < spec.minimum:
+            return f"The minimum is {format_number(spec.minimum)}."
+        if spec.maximum is not None and value > spec.maximum:
+            return f"The maximum is {format_number(spec.maximum)}."
+        return None
+    if kind is FieldKind.SINGLE_SELECT:
+        return None if any(o.value == value for o in spec.options) else "Choose one of the options."
+    if kind is FieldKind.MULTI_SELECT:
+        values = {o.value for o in spec.options}
+        if any(v not in values for v in value):
+            return "Choose only from the options."
+        if len(value) < spec.effective_min_items:
+            return f"Choose at least {spec.effective_min_items}."
+        if spec.max_items is not None and len(value) > spec.max_items:
+            return f"Choose at most {spec.max_items}."
+    return None
+
+
+def _check_text(spec: FieldSpec, value: str) -> str | None:
+    if spec.min_length is not None and len(value) < spec.min_length:
+        return f"Enter at least {spec.min_length} characters."
+    if spec.max_length is not None and len(value) > spec.max_length:
+        return f"Enter at most {spec.max_length} characters."
+    if spec.kind is FieldKind.DATE and not _is_date(value):
+        return "Enter a date as YYYY-MM-DD."
+    if spec.kind is FieldKind.DATETIME and not _is_datetime(value):
+        return "Enter a date and time with an offset, such as 2026-05-01T09:30:00+02:00."
+    if spec.format == "email" and not _is_email(value):
+        return "Enter an email address, such as name@example.com."
+    if spec.format == "uri" and not _is_uri(value):
+        return "Enter a full address with its scheme, such as https://example.com/."
+    if spec.pattern is not None and not _matches(spec.pattern, value):
+        return "The value does not have the expected form."
+    return None
+
+
+def _is_date(value: str) -> bool:
+    if not _DATE_RE.fullmatch(value):
+        return False
+    try:
+        _dt.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_datetime(value: str) -> bool:
+    from rfc3339_validator import validate_rfc3339
+
+    return bool(validate_rfc3339(value))
+
+
+def _is_email(value: str) -> bool:
+    from email_validator import EmailNotValidError, validate_email
+
+    try:
+        validate_email(value, check_deliverability=False)
+    except EmailNotValidError:
+        return False
+    return True
+
+
+def _is_uri(value: str) -> bool:
+    from rfc3986_validator import validate_rfc3986
+
+    return bool(validate_rfc3986(value, rule="URI"))
+
+
+def _matches(pattern: str, value: str) -> bool:
+    import regex
+
+    try:
+        return regex.search(pattern, value, timeout=PATTERN_TIMEOUT_S) is not None
+    except TimeoutError:
+        return False
+
+
+def build_content(spec: FormSpec, values: dict[str, Any]) -> dict[str, Any]:
+    """The ``content`` of an ``accept``: present values in schema order, ``None`` omitted.
+
+    ``values`` maps property names to content-form values (``None`` = not given).
+    """
+    return {f.name: values[f.name] for f in spec.fields if values.get(f.name) is not None}
+
+
+def validate_content(spec: FormSpec, content: dict[str, Any]) -> list[Violation]:
+    """Check ``content`` against the ``requestedSchema`` with ``jsonschema`` (Draft 2020-12).
+
+    This is the last gate before an ``accept`` is sent (MCP "Clients SHOULD validate all
+    responses against the provided schema"). Returns every violation; empty when valid.
+    """
+    from jsonschema import Draft202012Validator, FormatChecker
+
+    problems = [
+        Violation("/" + "/".join(str(p) for p in err.absolute_path), err.message)
+        for err in Draft202012Validator(spec.schema, format_checker=FormatChecker()).iter_errors(content)
+    ]
+    for field in spec.fields:  # what JSON Schema cannot say: our own policies
+        message = check_value(field, content.get(field.name))
+        if message:
+            problems.append(Violation("/" + field.name, message))
+    return problems
+
+
+def describe_constraints(spec: FieldSpec) -> str:
+    """The constraints of a field in words, for its accessible description and hint text."""
+    parts: list[str] = []
+    if spec.required:
+        parts.append("Required.")
+    lo, hi = spec.minimum, spec.maximum
+    noun = "Whole number" if spec.kind is FieldKind.INTEGER else "Number"
+    if spec.kind in (FieldKind.NUMBER, FieldKind.INTEGER):
+        if lo is not None and hi is not None:
+            parts.append(f"{noun} between {format_number(lo)} and {format_number(hi)}.")
+        elif lo is not None:
+            parts.append(f"{noun} of at least {format_number(lo)}.")
+        elif hi is not None:
+            parts.append(f"{noun} of at most {format_number(hi)}.")
+        else:
+            parts.append(f"{noun}.")
+    if spec.min_length is not None and spec.max_length is not None:
+        parts.append(f"{spec.min_length} to {spec.max_length} characters.")
+    elif spec.min_length:
+        parts.append(f"At least {spec.min_length} characters.")
+    elif spec.max_length is not None:
+        parts.append(f"At most {spec.max_length} characters.")
+    if spec.format == "email":
+        parts.append("An email address.")
+    elif spec.format == "uri":
+        parts.append("A web address.")
+    elif spec.kind is FieldKind.DATE:
+        parts.append("A date.")
+    elif spec.kind is FieldKind.DATETIME:
+        parts.append("A date and time.")
+    if spec.kind is FieldKind.MULTI_SELECT:
+        lo_i, hi_i = spec.effective_min_items, spec.max_items
+        if lo_i and hi_i is not None:
+            parts.append(f"Choose {lo_i} to {hi_i}." if lo_i != hi_i else f"Choose {lo_i}.")
+        elif lo_i:
+            parts.append(f"Choose at least {lo_i}.")
+        elif hi_i is not None:
+            parts.append(f"Choose at most {hi_i}.")
+    return " ".join(parts)
+
+
+def looks_secret(spec: FieldSpec) -> bool:
+    """Whether a field seems to ask for a secret (password, token, API key, card number).
+
+    MCP 2025-11-25 "Form mode": servers MUST NOT request sensitive information through form
+    mode; the dialog warns when this heuristic matches.
+    """
+    text = " ".join(filter(None, (spec.name, spec.title, spec.description)))
+    text = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)  # apiKey -> api Key
+    return bool(_SECRET_RE.search(text))

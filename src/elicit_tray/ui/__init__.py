@@ -1,0 +1,1 @@
+"""The Qt side: widget registry, dialogs, presenter, tray icon. Only this package builds widgets."""

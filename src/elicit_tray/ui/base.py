@@ -1,0 +1,268 @@
+"""What every elicitation dialog shares: who asks, the message, the button row, arming,
+expiry, and the mapping of Decline / Escape / window close to outcomes.
+
+DESIGN.md "UI rules" and "Product policies" (Actions). Server text is always plain text.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QFont, QKeyEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..elicitation import Cancelled, Declined, ElicitationRequest, Outcome
+
+__all__ = ["ElicitationDialog", "ARM_DELAY_MS", "plain_label", "warning_label"]
+
+log = logging.getLogger(__name__)
+
+#: How long Accept/Open stay disabled after a dialog appears (ms), against click-jacking and
+#: keystrokes meant for another window.
+ARM_DELAY_MS = 700
+
+
+def plain_label(text: str, *, selectable: bool = True, bold: bool = False, wrap: bool = True) -> QLabel:
+    """A label that shows ``text`` as plain text (never rich text, never a link), wrapped."""
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setText(text)
+    label.setWordWrap(wrap)
+    label.setOpenExternalLinks(False)
+    if selectable:
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                      | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        label.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    if bold:
+        font = QFont(label.font())
+        font.setBold(True)
+        label.setFont(font)
+    label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+    return label
+
+
+def warning_label(text: str) -> QLabel:
+    """A framed warning: a sign and words, so the meaning never rests on colour alone."""
+    label = plain_label("⚠ " + text)
+    label.setObjectName("warning")
+    label.setFrameShape(QFrame.Shape.StyledPanel)
+    label.setStyleSheet("QLabel#warning { background: palette(alternate-base); border: 2px solid #b35900;"
+                        " border-radius: 4px; padding: 6px; }")
+    label.setAccessibleName("Warning")
+    label.setAccessibleDescription(text)
+    return label
+
+
+class ElicitationDialog(QDialog):
+    """Base of the form and URL dialogs.
+
+    Signals:
+        answered(object): emitted once with the :class:`~elicit_tray.elicitation.Outcome`.
+        armed(): emitted when the commit button becomes usable (after :data:`ARM_DELAY_MS`).
+
+    Subclasses add their body to ``self.body`` and their commit button through
+    :meth:`add_commit_button`, and call :meth:`finish_layout`.
+    """
+
+    answered = Signal(object)
+    armed = Signal()
+
+    def __init__(self, request: ElicitationRequest, *, arm_delay_ms: int = ARM_DELAY_MS):
+        super().__init__(None)
+        self.request = request
+        self.outcome: Outcome | None = None
+        self.expired = False
+        self.is_armed = False
+        self._arm_delay_ms = arm_delay_ms
+        self._arm_timer_started = False
+        self.setWindowFlag(Qt.WindowType.WindowContextHelpButtonHint, False)
+        who = request.requester.label
+        self.setWindowTitle(f"{who} asks — elicit-tray" if who else "A local program asks — elicit-tray")
+        self.setObjectName("elicitation-dialog")
+        self.setMinimumWidth(460)
+
+        outer = QVBoxLayout(self)
+        outer.setSpacing(10)
+        outer.addWidget(self._identity())
+        line = QFrame()
+        line.setFrameShape(QFrame.Shape.HLine)
+        line.setFrameShadow(QFrame.Shadow.Sunken)
+        outer.addWidget(line)
+        self.message_label = plain_label(request.message or "")
+        self.message_label.setObjectName("message")
+        self.message_label.setAccessibleName("Message from the server")
+        outer.addWidget(self.message_label)
+        self.body = QVBoxLayout()
+        self.body.setSpacing(8)
+        outer.addLayout(self.body, 1)
+        self.status_label = plain_label("")
+        self.status_label.setObjectName("status")
+        self.status_label.hide()
+        outer.addWidget(self.status_label)
+
+        self.buttons = QHBoxLayout()
+        self.decline_button = QPushButton("&Decline")
+        self.decline_button.setObjectName("decline")
+        self.decline_button.setToolTip("Say no to this request (Alt+D)")
+        self.decline_button.clicked.connect(lambda: self.finish(Declined()))
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setObjectName("cancel")
+        self.cancel_button.setToolTip("Dismiss without answering (Esc)")
+        self.cancel_button.clicked.connect(lambda: self.finish(Cancelled("button")))
+        self.close_button = QPushButton("&Close")
+        self.close_button.setObjectName("close")
+        self.close_button.clicked.connect(self.close)
+        self.close_button.hide()
+        self.buttons.addWidget(self.decline_button)
+        self.buttons.addStretch(1)
+        self.buttons.addWidget(self.cancel_button)
+        self.buttons.addWidget(self.close_button)
+        self.commit_button: QPushButton | None = None
+        outer.addLayout(self.buttons)
+        for button in (self.decline_button, self.cancel_button, self.close_button):
+            button.setAutoDefault(False)
+
+    # -- layout pieces ------------------------------------------------------------------------
+    def _identity(self) -> QWidget:
+        """Who asks: the self-reported server name (marked as such) and the local process."""
+        box = QWidget()
+        box.setObjectName("identity")
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        requester, peer = self.request.requester, self.request.peer
+        server = plain_label(requester.label or "An unnamed MCP server", bold=True)
+        server.setObjectName("server-name")
+        font = QFont(server.font())
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        server.setFont(font)
+        server.setAccessibleName("Requesting server")
+        note = "Name reported by the server itself; not verified." if requester.label else \
+            "The server did not say who it is."
+        if requester.client_name:
+            note += f" Relayed by {requester.client_name}."
+        hint = plain_label(note)
+        hint.setObjectName("server-note")
+        process = plain_label("Asked by the local program " + (peer.label or "(unknown: the system did not tell)"))
+        process.setObjectName("process")
+        process.setAccessibleName("Requesting program")
+        for widget in (server, hint, process):
+            layout.addWidget(widget)
+        return box
+
+    def add_commit_button(self, text: str, name: str) -> QPushButton:
+        """Add the Accept/Open button: disabled until armed and the dialog allows it."""
+        button = QPushButton(text)
+        button.setObjectName(name)
+        button.setAutoDefault(False)
+        button.setEnabled(False)
+        button.clicked.connect(self.commit)
+        self.buttons.addWidget(button)
+        self.commit_button = button
+        return button
+
+    # -- arming -------------------------------------------------------------------------------
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt naming)
+        super().showEvent(event)
+        if not self._arm_timer_started:
+            self._arm_timer_started = True
+            QTimer.singleShot(self._arm_delay_ms, self._arm)
+
+    def _arm(self) -> None:
+        if self.expired or self.outcome is not None:
+            return
+        self.is_armed = True
+        self.refresh()
+        self.armed.emit()
+
+    def can_commit(self) -> bool:
+        """Whether the commit button may be enabled now (besides arming). Overridden."""
+        return True
+
+    def refresh(self) -> None:
+        """Recompute the commit button's state."""
+        if self.commit_button is not None:
+            self.commit_button.setEnabled(self.is_armed and not self.expired and self.outcome is None
+                                          and self.can_commit())
+
+    # -- outcomes -----------------------------------------------------------------------------
+    def commit(self) -> None:
+        """Accept/Open pressed. Overridden."""
+        raise NotImplementedError
+
+    def finish(self, outcome: Outcome, *, close: bool = True) -> None:
+        """Record the single outcome of this dialog, emit ``answered``, and close."""
+        if self.outcome is not None or self.expired:
+            return
+        self.outcome = outcome
+        log.info("dialog %s answered: %r", self.request.key, outcome)
+        self.answered.emit(outcome)
+        if close:
+            self.hide()
+            self.deleteLater()
+
+    def mark_expired(self) -> None:
+        """The request is no longer waiting: disable everything, say so, send nothing."""
+        if self.outcome is not None or self.expired:
+            return
+        self.expired = True
+        self.set_inputs_enabled(False)
+        for button in (self.decline_button, self.cancel_button, self.commit_button):
+            if button is not None:
+                button.setEnabled(False)
+                button.hide()
+        self.show_status("This request is no longer waiting: the program that asked has cancelled it or "
+                         "gone away. Nothing was sent.")
+        self.close_button.show()
+        self.close_button.setFocus()
+
+    def show_status(self, text: str) -> None:
+        """Show a status line under the body (plain text)."""
+        self.status_label.setText(text)
+        self.status_label.show()
+
+    def set_inputs_enabled(self, enabled: bool) -> None:
+        """Enable or disable the dialog's own inputs. Overridden."""
+
+    # -- keys and window close ----------------------------------------------------------------
+    def reject(self) -> None:
+        """Escape: ``cancel`` (or just close when already answered/expired)."""
+        if self.outcome is None and not self.expired:
+            self.finish(Cancelled("escape"))
+        else:
+            self.hide()
+            self.deleteLater()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        """The window's close button: ``cancel``."""
+        if self.outcome is None and not self.expired:
+            self.outcome = Cancelled("close")
+            log.info("dialog %s answered: %r", self.request.key, self.outcome)
+            self.answered.emit(self.outcome)
+        self.deleteLater()
+        super().closeEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        key = event.key()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            focus = self.focusWidget()
+            if isinstance(focus, QPushButton):
+                focus.click()
+            else:
+                self.submit_by_keyboard()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def submit_by_keyboard(self) -> None:
+        """Enter outside a button. Overridden (the form dialog submits; URL does nothing)."""

@@ -1,0 +1,216 @@
+"""The form-mode dialog: one row per field, inline errors, Accept only when valid.
+
+MCP 2025-11-25 "Form mode" (review and modify before sending; decline and cancel) and
+DESIGN.md "UI rules": first field focused, Tab order = schema order, Enter accepts a valid
+form (otherwise reveals the errors and focuses the first invalid field), Escape cancels,
+Alt+D declines; every control has an accessible name (its title) and description
+(description + constraints + current error).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from ..elicitation import Accepted, ElicitationRequest
+from ..schema import FieldSpec, build_content, check_value, describe_constraints, looks_secret, validate_content
+from .base import ARM_DELAY_MS, ElicitationDialog, plain_label, warning_label
+from .widgets import FieldWidget, WidgetRegistry, escape_mnemonic, registry
+
+__all__ = ["FormDialog"]
+
+
+class _Row:
+    """One field: its adapter, label, description and error label, and its error state."""
+
+    def __init__(self, adapter: FieldWidget, label: QLabel | None, error: QLabel, description: str):
+        self.adapter = adapter
+        self.label = label
+        self.error = error
+        self.description = description
+        self.revealed = False  # errors are shown after the field was left or a submit attempt
+
+    @property
+    def spec(self) -> FieldSpec:
+        return self.adapter.spec
+
+    def current(self) -> tuple[Any, str | None]:
+        """``(value, problem)`` of the field now."""
+        value, parse_error = self.adapter.value()
+        return value, parse_error or check_value(self.spec, value)
+
+
+class FormDialog(ElicitationDialog):
+    """A native form built from a :class:`~elicit_tray.schema.FormSpec`.
+
+    Emits ``answered`` with ``Accepted(content)``, ``Declined()`` or ``Cancelled(how)``.
+    ``rows`` (property name -> row) is public for tests and the scripted user.
+    """
+
+    def __init__(self, request: ElicitationRequest, *, widgets: WidgetRegistry = registry,
+                 arm_delay_ms: int = ARM_DELAY_MS):
+        super().__init__(request, arm_delay_ms=arm_delay_ms)
+        assert request.form is not None
+        self.spec = request.form
+        self.rows: dict[str, _Row] = {}
+        self.accept_button = self.add_commit_button("&Accept", "accept")
+
+        secrets = [f.title for f in self.spec.fields if looks_secret(f)]
+        if secrets:
+            self.body.addWidget(warning_label(
+                "This form seems to ask for a secret (" + ", ".join(secrets) + "). MCP forbids servers to "
+                "ask for passwords, tokens or keys in a form. Decline unless you are sure."))
+
+        form_box = QWidget()
+        form = QFormLayout(form_box)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        form.setContentsMargins(0, 0, 0, 0)
+        for spec in self.spec.fields:
+            self.rows[spec.name] = self._add_row(form, spec, widgets)
+        if not self.spec.fields:
+            form_box.hide()
+        scroll = QScrollArea()
+        scroll.setWidget(form_box)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll = scroll
+        self.body.addWidget(scroll, 1)
+        self._set_tab_order()
+        self._fit_height(form_box)
+        self._validate()
+
+    def _add_row(self, form: QFormLayout, spec: FieldSpec, widgets: WidgetRegistry) -> _Row:
+        adapter = widgets.pick(spec)
+        adapter.setParent(self)
+        constraints = describe_constraints(spec)
+        description = " ".join(filter(None, (spec.description, constraints)))
+        cell = QWidget()
+        column = QVBoxLayout(cell)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addWidget(adapter.widget)
+        if spec.description:
+            hint = plain_label(spec.description)
+            hint.setObjectName(f"field-{spec.name}-description")
+            column.addWidget(hint)
+        error = plain_label("")
+        error.setObjectName(f"field-{spec.name}-error")
+        error.setStyleSheet("color: palette(highlight); font-weight: bold;")
+        error.hide()
+        column.addWidget(error)
+        label: QLabel | None = None
+        if adapter.labels_itself:
+            form.addRow(cell)
+        else:
+            label = QLabel(escape_mnemonic(spec.title) + (" *" if spec.required else ""))
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            label.setObjectName(f"field-{spec.name}-label")
+            label.setBuddy(adapter.focus_target)
+            label.setWordWrap(True)
+            form.addRow(label, cell)
+        adapter.widget.setObjectName(f"field-{spec.name}")
+        row = _Row(adapter, label, error, description)
+        for control in adapter.controls:
+            if not adapter.labels_itself or control is adapter.widget:
+                control.setAccessibleName(spec.title)
+            control.setAccessibleDescription(description)
+            control.installEventFilter(self)
+        adapter.changed.connect(self._validate)
+        return row
+
+    def _set_tab_order(self) -> None:
+        """Tab walks the fields in schema order, then the buttons."""
+        chain = [c for row in self.rows.values() for c in row.adapter.controls]
+        chain += [self.decline_button, self.cancel_button, self.accept_button]
+        for first, second in zip(chain, chain[1:]):
+            QWidget.setTabOrder(first, second)
+
+    def _fit_height(self, form_box: QWidget) -> None:
+        """Show the whole form when it fits on the screen; scroll beyond that."""
+        screen = self.screen().availableGeometry().height() if self.screen() else 800
+        self.scroll.setMinimumHeight(min(form_box.sizeHint().height() + 4, int(screen * 0.6)))
+
+    # -- validation ---------------------------------------------------------------------------
+    def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802
+        from PySide6.QtCore import QEvent
+
+        if event.type() == QEvent.Type.FocusOut:
+            for row in self.rows.values():
+                if watched in row.adapter.controls and row.current()[1] is not None and row.current()[0] is not None:
+                    row.revealed = True  # a field left with something wrong in it
+            self._validate()
+        return False
+
+    def _validate(self) -> list[_Row]:
+        """Update every error label and the Accept button; return the invalid rows."""
+        invalid = []
+        for row in self.rows.values():
+            _value, problem = row.current()
+            if problem:
+                invalid.append(row)
+            shown = problem if (problem and row.revealed) else ""
+            if row.error.text() != shown:
+                row.error.setText(("⚠ " + shown) if shown else "")
+                row.error.setVisible(bool(shown))
+                description = " ".join(filter(None, (row.description, shown)))
+                for control in row.adapter.controls:
+                    control.setAccessibleDescription(description)
+        self._invalid = invalid
+        self.refresh()
+        return invalid
+
+    def can_commit(self) -> bool:
+        return not getattr(self, "_invalid", [])
+
+    def errors(self) -> dict[str, str]:
+        """Property name -> visible error text (without the sign), for tests and screen readers."""
+        return {name: row.error.text().removeprefix("⚠ ") for name, row in self.rows.items() if row.error.text()}
+
+    # -- submit -------------------------------------------------------------------------------
+    def submit_by_keyboard(self) -> None:
+        """Enter: accept a valid form; otherwise show every error and focus the first one."""
+        self.attempt_submit()
+
+    def attempt_submit(self) -> bool:
+        """Validate everything; send ``accept`` if valid and armed. Returns whether it was sent."""
+        if self.outcome is not None or self.expired:
+            return False
+        for row in self.rows.values():
+            row.revealed = True
+        invalid = self._validate()
+        if invalid:
+            invalid[0].adapter.focus_target.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.show_status("Please correct the highlighted field" + ("s" if len(invalid) > 1 else "") + ".")
+            return False
+        if not self.is_armed:
+            return False
+        values = {name: row.current()[0] for name, row in self.rows.items()}
+        content = build_content(self.spec, values)
+        problems = validate_content(self.spec, content)
+        if problems:  # a bug in our own checks: never send what the schema rejects
+            self.show_status("This answer does not fit the request: " + "; ".join(p.message for p in problems))
+            return False
+        self.finish(Accepted(content))
+        return True
+
+    def commit(self) -> None:
+        self.attempt_submit()
+
+    def set_inputs_enabled(self, enabled: bool) -> None:
+        for row in self.rows.values():
+            row.adapter.set_enabled(enabled)
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802
+        super().showEvent(event)
+        first = next(iter(self.rows.values()), None)
+        (first.adapter.focus_target if first else self).setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+
+    def _arm(self) -> None:
+        super()._arm()
+        if not self.rows and self.is_armed:  # a plain confirmation: Accept is the field
+            self.accept_button.setFocus(Qt.FocusReason.OtherFocusReason)

@@ -1,0 +1,144 @@
+"""The presenter: one dialog per request, the pending list, expiry and completion.
+
+It is the :data:`~elicit_tray.ipc.protocol.Handler` of the dispatcher: ``await
+presenter.ask(request)`` shows the dialog and returns the user's outcome; cancelling the
+awaiting task (``notifications/cancelled``, disconnect) marks the dialog expired. An answer
+resolves only its own request. Several dialogs may be open at once; each is its own window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QGuiApplication
+
+from ..elicitation import ElicitationRequest, Failed, Outcome
+from .base import ARM_DELAY_MS, ElicitationDialog
+from .form_dialog import FormDialog
+from .url_dialog import BrowserOpener, UrlDialog
+from .widgets import WidgetRegistry, registry
+
+__all__ = ["Presenter", "system_browser"]
+
+log = logging.getLogger(__name__)
+
+
+def system_browser(href: str) -> bool:
+    """Open ``href`` in the user's default browser (``QDesktopServices.openUrl``)."""
+    return QDesktopServices.openUrl(QUrl(href, QUrl.ParsingMode.StrictMode))
+
+
+class Presenter(QObject):
+    """Shows dialogs for requests and tracks them.
+
+    Args:
+        opener: how Open reaches the browser (default :func:`system_browser`).
+        arm_delay_ms: see :data:`~elicit_tray.ui.base.ARM_DELAY_MS`.
+        on_shown: called with each dialog right after it is shown (the scripted user hooks in here).
+
+    Signals:
+        pending_changed(): the set of open requests changed (the tray menu listens).
+        request_shown(str): a dialog appeared; the argument is a one-line summary.
+    """
+
+    pending_changed = Signal()
+    request_shown = Signal(str)
+
+    def __init__(self, *, opener: BrowserOpener = system_browser, arm_delay_ms: int = ARM_DELAY_MS,
+                 widgets: WidgetRegistry = registry,
+                 on_shown: Callable[[ElicitationDialog], Any] | None = None):
+        super().__init__()
+        self.opener = opener
+        self.arm_delay_ms = arm_delay_ms
+        self.widgets = widgets
+        self.on_shown = on_shown
+        self.dialogs: dict[str, ElicitationDialog] = {}
+        self._waiting_urls: dict[str, UrlDialog] = {}
+
+    def build(self, request: ElicitationRequest) -> ElicitationDialog:
+        """The dialog for ``request`` (not shown yet)."""
+        if request.mode == "url":
+            return UrlDialog(request, self.opener, arm_delay_ms=self.arm_delay_ms)
+        return FormDialog(request, widgets=self.widgets, arm_delay_ms=self.arm_delay_ms)
+
+    async def ask(self, request: ElicitationRequest) -> Outcome:
+        """Show the dialog for ``request`` and wait for its single outcome.
+
+        Returns ``Failed`` when no dialog can be shown (no screen). Raises
+        ``asyncio.CancelledError`` when cancelled; the dialog then shows that it expired.
+        """
+        if QGuiApplication.primaryScreen() is None:
+            return Failed("no display is available to show the dialog")
+        dialog = self.build(request)
+        future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
+
+        def answered(outcome: Outcome) -> None:
+            if not future.done():
+                future.set_result(outcome)
+
+        dialog.answered.connect(answered)
+        self.dialogs[request.key] = dialog
+        self.pending_changed.emit()
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        self.request_shown.emit(self.summary(request))
+        if self.on_shown is not None:
+            self.on_shown(dialog)
+        try:
+            outcome = await future
+        except asyncio.CancelledError:
+            dialog.mark_expired()
+            raise
+        finally:
+            self.dialogs.pop(request.key, None)
+            self.pending_changed.emit()
+        if isinstance(dialog, UrlDialog) and dialog.waiting and request.elicitation_id:
+            self._waiting_urls[request.elicitation_id] = dialog
+            dialog.destroyed.connect(lambda *_: self._waiting_urls.pop(request.elicitation_id or "", None))
+        return outcome
+
+    def complete(self, elicitation_id: str) -> None:
+        """``notifications/elicitation/complete``: end that URL dialog's waiting state.
+
+        Unknown or repeated ids are ignored (MCP 2025-11-25: clients MUST ignore them).
+        """
+        dialog = self._waiting_urls.pop(elicitation_id, None)
+        if dialog is not None:
+            dialog.mark_complete()
+
+    @staticmethod
+    def summary(request: ElicitationRequest) -> str:
+        """One line for menus and notifications: who asks and what."""
+        who = request.requester.label or request.peer.label or "A local program"
+        what = (request.message or "").splitlines()[0] if request.message else ""
+        if len(what) > 60:
+            what = what[:57] + "…"
+        return f"{who}: {what}" if what else who
+
+    def dismiss_all(self) -> None:
+        """Tray "dismiss all": every open dialog answers ``cancel``."""
+        from ..elicitation import Cancelled
+
+        for dialog in list(self.dialogs.values()):
+            dialog.finish(Cancelled("tray"))
+
+    def focus(self, key: str) -> None:
+        """Bring the dialog of request ``key`` to the front."""
+        dialog = self.dialogs.get(key)
+        if dialog is not None:
+            dialog.show()
+            dialog.raise_()
+            dialog.activateWindow()
+
+
+def save_screenshot(dialog: ElicitationDialog, folder: Path, name: str) -> Path:
+    """Render ``dialog`` into ``folder/name.png`` (works offscreen); returns the path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
+    dialog.grab().save(str(path), "PNG")
+    return path

@@ -1,0 +1,157 @@
+"""A scripted user that operates the real dialog widgets with Qt key and mouse events.
+
+Used by the tests and by the headless demo (``elicit-tray serve --scripted-user PLAN``).
+Steps use the vocabulary of ``shared/cases`` (``do``): ``type``, ``clear``, ``pick``,
+``toggle``, ``check``/``uncheck`` (``options``, ``only``), ``submit``, ``decline``,
+``escape``, ``close``, ``open``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QWidget
+
+from .base import ElicitationDialog
+from .widgets import ComboSelect, MultiSelect, RadioSelect
+
+__all__ = ["perform", "ScriptPlan", "TERMINAL_STEPS"]
+
+log = logging.getLogger(__name__)
+
+#: Steps that end a dialog (a screenshot is taken just before them).
+TERMINAL_STEPS = frozenset({"submit", "decline", "escape", "close", "open"})
+
+
+def _row(dialog: ElicitationDialog, name: str) -> Any:
+    rows = getattr(dialog, "rows", {})
+    if name not in rows:
+        raise KeyError(f"the dialog has no field {name!r}")
+    return rows[name]
+
+
+def _press(widget: QWidget, key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+    QTest.keyClick(widget, key, modifier)
+
+
+def _set_checked(box: QCheckBox, checked: bool) -> None:
+    if box.isChecked() != checked:
+        box.setFocus()
+        _press(box, Qt.Key.Key_Space)
+
+
+def perform(dialog: ElicitationDialog, steps: list[dict[str, Any]],
+            before_final: Callable[[ElicitationDialog], Any] | None = None) -> None:
+    """Run ``steps`` on ``dialog`` with real input events (synchronously).
+
+    ``before_final(dialog)`` runs right before the first terminal step (screenshots).
+    Raises ``KeyError``/``ValueError`` for a step that names no such field or option.
+    """
+    for step in steps:
+        do = step["do"]
+        if do in TERMINAL_STEPS and before_final is not None:
+            before_final(dialog)
+            before_final = None
+        if do == "type":
+            target = _row(dialog, step["field"]).adapter.focus_target
+            target.setFocus()
+            QTest.keyClicks(target, step["text"])
+        elif do == "clear":
+            target = _row(dialog, step["field"]).adapter.focus_target
+            target.setFocus()
+            if isinstance(target, QLineEdit):
+                _press(target, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+                _press(target, Qt.Key.Key_Backspace)
+        elif do == "pick":
+            _pick(_row(dialog, step["field"]).adapter, step["option"])
+        elif do == "toggle":
+            box = _row(dialog, step["field"]).adapter.focus_target
+            box.setFocus()
+            _press(box, Qt.Key.Key_Space)
+        elif do in ("check", "uncheck"):
+            adapter = _row(dialog, step["field"]).adapter
+            if not isinstance(adapter, MultiSelect):
+                raise ValueError(f"{step['field']!r} is not a multi-select")
+            wanted = set(step["options"])
+            titles = {b.text().replace("&&", "&"): b for b in adapter.boxes}
+            unknown = wanted - set(titles)
+            if unknown:
+                raise ValueError(f"no such options: {sorted(unknown)}")
+            for title, box in titles.items():
+                if title in wanted:
+                    _set_checked(box, do == "check")
+                elif step.get("only") and do == "check":
+                    _set_checked(box, False)
+        elif do == "submit":
+            button = dialog.commit_button
+            if button is not None and button.isEnabled():
+                QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+            else:  # Accept is disabled: what a keyboard user does is press Enter
+                focus = dialog.focusWidget()
+                _press(focus if focus is not None and not focus.inherits("QPushButton") else dialog,
+                       Qt.Key.Key_Return)
+        elif do == "decline":
+            QTest.mouseClick(dialog.decline_button, Qt.MouseButton.LeftButton)
+        elif do == "escape":
+            _press(dialog, Qt.Key.Key_Escape)
+        elif do == "close":
+            dialog.close()
+        elif do == "open":
+            if dialog.commit_button is not None and dialog.commit_button.isEnabled():
+                QTest.mouseClick(dialog.commit_button, Qt.MouseButton.LeftButton)
+        else:
+            raise ValueError(f"unknown step {do!r}")
+
+
+def _pick(adapter: Any, title: str) -> None:
+    if isinstance(adapter, RadioSelect):
+        for button in adapter.buttons:
+            if button.text().replace("&&", "&") == title:
+                QTest.mouseClick(button, Qt.MouseButton.LeftButton, pos=button.rect().topLeft() + _inset())
+                return
+    elif isinstance(adapter, ComboSelect):
+        combo: QComboBox = adapter.combo
+        index = combo.findText(title, Qt.MatchFlag.MatchExactly)
+        if index >= 0:
+            combo.setFocus()
+            combo.setCurrentIndex(index)
+            combo.activated.emit(index)
+            return
+    raise ValueError(f"no option titled {title!r}")
+
+
+def _inset() -> Any:
+    from PySide6.QtCore import QPoint
+
+    return QPoint(8, 8)
+
+
+class ScriptPlan:
+    """What the headless demo's scripted user does: the first entry whose ``match`` occurs in
+    the request's message gives the ``steps``; the default is ``[{"do": "escape"}]``.
+
+    File format (JSON): ``[{"match": "booking", "steps": [...]}, ...]``. Entries are used in
+    order; a matched entry with ``"once": true`` is used only once.
+    """
+
+    def __init__(self, entries: list[dict[str, Any]]):
+        self.entries = list(entries)
+
+    @classmethod
+    def load(cls, path: Path) -> "ScriptPlan":
+        """Read a plan file (UTF-8 JSON); raises ``OSError``/``ValueError``."""
+        return cls(json.loads(Path(path).read_text(encoding="utf-8")))
+
+    def steps_for(self, message: str) -> list[dict[str, Any]]:
+        """The steps for a request with ``message``."""
+        for entry in self.entries:
+            if entry["match"] in message:
+                if entry.get("once"):
+                    self.entries.remove(entry)
+                return list(entry["steps"])
+        return [{"do": "escape"}]

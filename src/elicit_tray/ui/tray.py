@@ -1,0 +1,72 @@
+"""The system tray icon: a small ``QSystemTrayIcon`` whose menu is rebuilt on ``aboutToShow``.
+
+Lists the pending requests (click to bring one to the front), "Dismiss all" (each answers
+``cancel``), and "Quit". The app keeps serving where no system tray exists.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from PySide6.QtGui import QAction, QIcon
+from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
+
+from .presenter import Presenter
+
+__all__ = ["Tray", "app_icon"]
+
+
+def app_icon(pending: bool = False) -> QIcon:
+    """The SVG icon shipped in the package (``importlib.resources``; works from a wheel)."""
+    name = "elicit-tray-pending.svg" if pending else "elicit-tray.svg"
+    ref = resources.files("elicit_tray") / "resources" / "icons" / name
+    with resources.as_file(ref) as path:
+        return QIcon(str(path))
+
+
+class Tray(QSystemTrayIcon):
+    """Tray icon and menu over a :class:`Presenter`."""
+
+    def __init__(self, presenter: Presenter):
+        super().__init__(app_icon())
+        self.presenter = presenter
+        self.menu = QMenu()
+        self.menu.aboutToShow.connect(self.rebuild)
+        self.setContextMenu(self.menu)
+        self.setToolTip("elicit-tray: no requests waiting")
+        presenter.pending_changed.connect(self.update_state)
+        presenter.request_shown.connect(self.announce)
+        self.rebuild()
+
+    def update_state(self) -> None:
+        """Icon and tooltip follow the number of waiting requests."""
+        count = len(self.presenter.dialogs)
+        self.setIcon(app_icon(pending=count > 0))
+        self.setToolTip(f"elicit-tray: {count} request{'s' if count != 1 else ''} waiting" if count
+                        else "elicit-tray: no requests waiting")
+
+    def announce(self, summary: str) -> None:
+        """A short notification when a dialog appears (it may not get focus by itself)."""
+        if self.isVisible() and self.supportsMessages():
+            self.showMessage("A server asks for your input", summary, app_icon(), 4000)
+
+    def rebuild(self) -> None:
+        """Recreate the menu from the current pending requests."""
+        self.menu.clear()
+        dialogs = self.presenter.dialogs
+        header = QAction(f"{len(dialogs)} request{'s' if len(dialogs) != 1 else ''} waiting" if dialogs
+                         else "No requests waiting", self.menu)
+        header.setEnabled(False)
+        self.menu.addAction(header)
+        for key, dialog in dialogs.items():
+            action = QAction(self.presenter.summary(dialog.request).replace("&", "&&"), self.menu)
+            action.triggered.connect(lambda _=False, k=key: self.presenter.focus(k))
+            self.menu.addAction(action)
+        self.menu.addSeparator()
+        dismiss = QAction("&Dismiss all (answer cancel)", self.menu)
+        dismiss.setEnabled(bool(dialogs))
+        dismiss.triggered.connect(self.presenter.dismiss_all)
+        self.menu.addAction(dismiss)
+        quit_action = QAction("&Quit elicit-tray", self.menu)
+        quit_action.triggered.connect(QApplication.quit)
+        self.menu.addAction(quit_action)

@@ -1,0 +1,385 @@
+"""Field kind -> native widget: a registry with a data table and one ``pick`` method.
+
+Each adapter is thin and shares one value protocol (:class:`FieldWidget`): ``value()``
+returns the content-form value (``None`` = not given) and a parse error if the typed text
+cannot become a value; ``changed`` fires on every edit; ``set_value`` applies a default.
+Constraints come from the :class:`~elicit_tray.schema.FieldSpec`; defaults were already
+validated by the schema layer, so they are applied as they are.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+from typing import Any, Callable, Iterator
+
+from PySide6.QtCore import QDate, QDateTime, QObject, Qt, QTime, Signal
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QDateTimeEdit,
+    QGroupBox,
+    QHBoxLayout,
+    QLineEdit,
+    QRadioButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..schema import FieldKind, FieldSpec, coerce_number
+
+__all__ = ["FieldWidget", "WidgetRegistry", "registry", "RADIO_MAX_OPTIONS", "escape_mnemonic"]
+
+#: A required single-select with at most this many options is a radio group, else a combo box.
+RADIO_MAX_OPTIONS = 4
+#: Sentinel date meaning "no date" in the date pickers (shown as the empty special text).
+_NO_DATE = QDate(1753, 1, 1)
+_EMPTY_TEXT = "Not set"
+
+
+def escape_mnemonic(text: str) -> str:
+    """Server text for a widget whose text is parsed for ``&`` mnemonics: ``&`` -> ``&&``."""
+    return text.replace("&", "&&")
+
+
+class FieldWidget(QObject):
+    """Adapter base: ``widget`` goes into the form row; ``focus_target`` takes focus first.
+
+    Subclasses set ``widget``, ``focus_target`` and ``controls`` (the widgets that need an
+    accessible name/description), and implement ``value`` and ``set_value``.
+    """
+
+    changed = Signal()
+    #: Whether the row label is the control's own text (checkbox, group box title).
+    labels_itself = False
+
+    def __init__(self, spec: FieldSpec):
+        super().__init__()
+        self.spec = spec
+        self.widget: QWidget
+        self.focus_target: QWidget
+        self.controls: list[QWidget] = []
+
+    def value(self) -> tuple[Any, str | None]:
+        """``(content value or None, parse error or None)``."""
+        raise NotImplementedError
+
+    def set_value(self, value: Any) -> None:
+        """Show ``value`` (content form)."""
+        raise NotImplementedError
+
+    def set_enabled(self, enabled: bool) -> None:
+        """Enable or disable every control of the field."""
+        self.widget.setEnabled(enabled)
+
+
+class TextField(FieldWidget):
+    """A ``QLineEdit`` for plain, email and uri strings. Empty text means "not given"."""
+
+    def __init__(self, spec: FieldSpec):
+        super().__init__(spec)
+        edit = QLineEdit()
+        edit.setClearButtonEnabled(True)
+        if spec.format == "email":
+            edit.setInputMethodHints(Qt.InputMethodHint.ImhEmailCharactersOnly)
+            edit.setPlaceholderText("name@example.com")
+        elif spec.format == "uri":
+            edit.setInputMethodHints(Qt.InputMethodHint.ImhUrlCharactersOnly)
+            edit.setPlaceholderText("https://")
+        edit.textChanged.connect(self.changed)
+        self.widget = self.focus_target = edit
+        self.controls = [edit]
+        self.edit = edit
+
+    def value(self) -> tuple[Any, str | None]:
+        text = self.edit.text()
+        return (text or None), None
+
+    def set_value(self, value: Any) -> None:
+        self.edit.setText(value or "")
+
+
+class NumberField(TextField):
+    """A validated numeric entry that keeps exactly what was typed (no spin-box rounding)."""
+
+    def __init__(self, spec: FieldSpec):
+        super().__init__(spec)
+        self.edit.setInputMethodHints(Qt.InputMethodHint.ImhFormattedNumbersOnly)
+        self.edit.setClearButtonEnabled(False)
+        self.edit.setPlaceholderText("")
+
+    def value(self) -> tuple[Any, str | None]:
+        return coerce_number(self.spec, self.edit.text())
+
+    def set_value(self, value: Any) -> None:
+        self.edit.setText("" if value is None else str(value))
+
+
+class BooleanField(FieldWidget):
+    """A ``QCheckBox`` labelled with the title.
+
+    An optional boolean without a default is "not given" until the user toggles it; a
+    required one always sends its visible state.
+    """
+
+    labels_itself = True
+
+    def __init__(self, spec: FieldSpec):
+        super().__init__(spec)
+        box = QCheckBox(escape_mnemonic(spec.title))
+        box.toggled.connect(self._touch)
+        self.widget = self.focus_target = box
+        self.controls = [box]
+        self.box = box
+        self._given = spec.required or spec.default is not None
+
+    def _touch(self) -> None:
+        self._given = True
+        self.changed.emit()
+
+    def value(self) -> tuple[Any, str | None]:
+        return (self.box.isChecked() if self._given else None), None
+
+    def set_value(self, value: Any) -> None:
+        self.box.blockSignals(True)
+        self.box.setChecked(bool(value))
+        self.box.blockSignals(False)
+
+
+class _DatePart(FieldWidget):
+    """Shared by date and date-time: a picker whose minimum is the "not set" sentinel."""
+
+    editor_class: type[QDateEdit] | type[QDateTimeEdit] = QDateTimeEdit
+
+    def __init__(self, spec: FieldSpec):
+        super().__init__(spec)
+        edit = self.editor_class()
+        edit.setCalendarPopup(True)
+        edit.setSpecialValueText(_EMPTY_TEXT)
+        edit.setMinimumDate(_NO_DATE)
+        self.edit = edit
+        self._clear()
+        edit.dateTimeChanged.connect(self.changed)
+        box = QWidget()
+        row = QHBoxLayout(box)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(edit, 1)
+        self.clear_button: QToolButton | None = None
+        if not spec.required:
+            clear = QToolButton()
+            clear.setText("Clear")
+            clear.setAccessibleName(f"Clear {spec.title}")
+            clear.clicked.connect(self._clear)
+            row.addWidget(clear)
+            self.clear_button = clear
+        self.widget = box
+        self.focus_target = edit
+        self.controls = [edit]
+
+    def _clear(self) -> None:
+        self.edit.setDateTime(QDateTime(_NO_DATE, QTime(0, 0)))
+
+    def is_empty(self) -> bool:
+        return self.edit.date() == _NO_DATE
+
+    def _start_editing(self) -> None:
+        """Jump from "Not set" to today when the user starts to edit (arrow keys, typing)."""
+        if self.is_empty():
+            self.edit.setDateTime(QDateTime.currentDateTime())
+
+
+class DateField(_DatePart):
+    """``format: date`` -> ``YYYY-MM-DD``."""
+
+    editor_class = QDateEdit
+
+    def __init__(self, spec: FieldSpec):
+        super().__init__(spec)
+        self.edit.setDisplayFormat("yyyy-MM-dd")
+
+    def value(self) -> tuple[Any, str | None]:
+        return (None if self.is_empty() else self.edit.date().toString("yyyy-MM-dd")), None
+
+    def set_value(self, value: Any) -> None:
+        if value:
+            self.edit.setDate(QDate.fromString(value, "yyyy-MM-dd"))
+
+
+class DateTimeField(_DatePart):
+    """``format: date-time`` -> RFC 3339 local time with seconds and offset."""
+
+    editor_class = QDateTimeEdit
+
+    def __init__(self, spec: FieldSpec):
+        super().__init__(spec)
+        self.edit.setDisplayFormat("yyyy-MM-dd HH:mm:ss")
+
+    def value(self) -> tuple[Any, str | None]:
+        if self.is_empty():
+            return None, None
+        local = self.edit.dateTime().toPython().replace(microsecond=0)
+        return local.astimezone().isoformat(timespec="seconds"), None
+
+    def set_value(self, value: Any) -> None:
+        if value:
+            parsed = _dt.datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+            if parsed.tzinfo is not None:
+                parsed = parsed.astimezone().replace(tzinfo=None)
+            self.edit.setDateTime(QDateTime(parsed))
+
+
+class ComboSelect(FieldWidget):
+    """A ``QComboBox`` of option titles. Optional: a first "Not set" entry; required without
+    default: nothing selected (placeholder) until the user picks."""
+
+    def __init__(self, spec: FieldSpec):
+        super().__init__(spec)
+        combo = QComboBox()
+        self._offset = 0
+        if not spec.required:
+            combo.addItem(_EMPTY_TEXT, None)
+            self._offset = 1
+        for option in spec.options:
+            combo.addItem(option.title, option.value)
+        combo.setPlaceholderText("Choose…")
+        combo.setCurrentIndex(0 if not spec.required else -1)
+        combo.currentIndexChanged.connect(self.changed)
+        self.widget = self.focus_target = combo
+        self.controls = [combo]
+        self.combo = combo
+
+    def value(self) -> tuple[Any, str | None]:
+        index = self.combo.currentIndex()
+        return (None if index < 0 else self.combo.itemData(index)), None
+
+    def set_value(self, value: Any) -> None:
+        self.combo.setCurrentIndex(self.combo.findData(value))
+
+
+class RadioSelect(FieldWidget):
+    """A radio group for a short required single-select; starts unselected without a default."""
+
+    def __init__(self, spec: FieldSpec):
+        super().__init__(spec)
+        box = QWidget()
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        self.group = QButtonGroup(box)
+        self.group.setExclusive(True)
+        self.buttons: list[QRadioButton] = []
+        for option in spec.options:
+            button = QRadioButton(escape_mnemonic(option.title))
+            button.setProperty("optionValue", option.value)
+            self.group.addButton(button)
+            layout.addWidget(button)
+            self.buttons.append(button)
+        self.group.buttonToggled.connect(lambda _b, _on: self.changed.emit())
+        self.widget = box
+        self.focus_target = self.buttons[0]
+        self.controls = list(self.buttons)
+
+    def value(self) -> tuple[Any, str | None]:
+        checked: QAbstractButton | None = self.group.checkedButton()
+        return (None if checked is None else checked.property("optionValue")), None
+
+    def set_value(self, value: Any) -> None:
+        for button in self.buttons:
+            if button.property("optionValue") == value:
+                button.setChecked(True)
+                self.focus_target = button
+
+
+class MultiSelect(FieldWidget):
+    """A titled group of checkable options; the value lists checked options in option order."""
+
+    labels_itself = True
+
+    def __init__(self, spec: FieldSpec):
+        super().__init__(spec)
+        group = QGroupBox(escape_mnemonic(spec.title) + (" *" if spec.required else ""))
+        layout = QVBoxLayout(group)
+        self.boxes: list[QCheckBox] = []
+        for option in spec.options:
+            box = QCheckBox(escape_mnemonic(option.title))
+            box.setProperty("optionValue", option.value)
+            box.toggled.connect(self._touch)
+            layout.addWidget(box)
+            self.boxes.append(box)
+        self.widget = group
+        self.focus_target = self.boxes[0]
+        self.controls = list(self.boxes)
+        self._given = False
+
+    def _touch(self) -> None:
+        self._given = True
+        self.changed.emit()
+
+    def value(self) -> tuple[Any, str | None]:
+        chosen = [b.property("optionValue") for b in self.boxes if b.isChecked()]
+        if not chosen and not self._given and not self.spec.required:
+            return None, None
+        return chosen, None
+
+    def set_value(self, value: Any) -> None:
+        for box in self.boxes:
+            box.blockSignals(True)
+            box.setChecked(box.property("optionValue") in (value or []))
+            box.blockSignals(False)
+        self._given = value is not None
+
+
+Factory = Callable[[FieldSpec], FieldWidget]
+
+
+class WidgetRegistry:
+    """Maps a :class:`FieldSpec` to its widget adapter.
+
+    ``pick(spec)`` precedence: (1) a single-select that is required and has at most
+    :data:`RADIO_MAX_OPTIONS` options -> ``"radio"``; (2) the entry for ``spec.kind``.
+    ``override(key, factory)`` swaps an entry temporarily (tests).
+    """
+
+    def __init__(self) -> None:
+        self.table: dict[Any, Factory] = {
+            FieldKind.TEXT: TextField,
+            FieldKind.NUMBER: NumberField,
+            FieldKind.INTEGER: NumberField,
+            FieldKind.BOOLEAN: BooleanField,
+            FieldKind.DATE: DateField,
+            FieldKind.DATETIME: DateTimeField,
+            FieldKind.SINGLE_SELECT: ComboSelect,
+            "radio": RadioSelect,
+            FieldKind.MULTI_SELECT: MultiSelect,
+        }
+
+    def key(self, spec: FieldSpec) -> Any:
+        """The table key ``spec`` resolves to (see the precedence above)."""
+        if spec.kind is FieldKind.SINGLE_SELECT and spec.required and len(spec.options) <= RADIO_MAX_OPTIONS:
+            return "radio"
+        return spec.kind
+
+    def pick(self, spec: FieldSpec) -> FieldWidget:
+        """Build the adapter for ``spec`` and apply its default."""
+        adapter = self.table[self.key(spec)](spec)
+        if spec.default is not None:
+            adapter.set_value(spec.default)
+        return adapter
+
+    @contextlib.contextmanager
+    def override(self, key: Any, factory: Factory) -> Iterator[None]:
+        """Temporarily replace the factory for ``key``."""
+        old = self.table[key]
+        self.table[key] = factory
+        try:
+            yield
+        finally:
+            self.table[key] = old
+
+
+#: The application's registry.
+registry = WidgetRegistry()
