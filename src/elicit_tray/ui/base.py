@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -30,6 +29,8 @@ log = logging.getLogger(__name__)
 #: How long Accept/Open stay disabled after a dialog appears (ms), against click-jacking and
 #: keystrokes meant for another window.
 ARM_DELAY_MS = 700
+#: Width of a dialog in pixels before the user resizes it (text wraps within it).
+PREFERRED_WIDTH = 540
 
 
 def plain_label(text: str, *, selectable: bool = True, bold: bool = False, wrap: bool = True) -> QLabel:
@@ -47,7 +48,6 @@ def plain_label(text: str, *, selectable: bool = True, bold: bool = False, wrap:
         font = QFont(label.font())
         font.setBold(True)
         label.setFont(font)
-    label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
     return label
 
 
@@ -98,7 +98,7 @@ class ElicitationDialog(QDialog):
         line.setFrameShape(QFrame.Shape.HLine)
         line.setFrameShadow(QFrame.Shadow.Sunken)
         outer.addWidget(line)
-        self.message_label = plain_label(request.message or "")
+        self.message_label = plain_label(request.message or "", bold=True)
         self.message_label.setObjectName("message")
         self.message_label.setAccessibleName("Message from the server")
         outer.addWidget(self.message_label)
@@ -175,8 +175,19 @@ class ElicitationDialog(QDialog):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt naming)
         super().showEvent(event)
         if not self._arm_timer_started:
+            self._fit_to_content()
             self._arm_timer_started = True
             QTimer.singleShot(self._arm_delay_ms, self._arm)
+
+    def _fit_to_content(self) -> None:
+        """A comfortable reading width, and the height the wrapped text needs at that width."""
+        layout = self.layout()
+        width = max(self.minimumWidth(), min(self.sizeHint().width(), PREFERRED_WIDTH), PREFERRED_WIDTH)
+        height = layout.heightForWidth(width) if layout.hasHeightForWidth() else self.sizeHint().height()
+        screen = self.screen().availableGeometry() if self.screen() else None
+        if screen is not None:
+            width, height = min(width, screen.width()), min(height, screen.height() - 40)
+        self.resize(width, max(height, self.minimumSizeHint().height()))
 
     def _arm(self) -> None:
         if self.expired or self.outcome is not None:

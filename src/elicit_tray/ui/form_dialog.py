@@ -100,7 +100,7 @@ class FormDialog(ElicitationDialog):
             column.addWidget(hint)
         error = plain_label("")
         error.setObjectName(f"field-{spec.name}-error")
-        error.setStyleSheet("color: palette(highlight); font-weight: bold;")
+        error.setStyleSheet("color: #b3261e; font-weight: bold;")
         error.hide()
         column.addWidget(error)
         label: QLabel | None = None

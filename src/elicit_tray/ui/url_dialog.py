@@ -82,14 +82,17 @@ class UrlDialog(ElicitationDialog):
                 owner.setObjectName("registrable-domain")
                 self.body.addWidget(owner)
             if analysis.unicode_host and analysis.ascii_host and analysis.unicode_host != analysis.ascii_host:
-                forms = plain_label(f"Also written as: {analysis.unicode_host} (Unicode) and "
-                                    f"{analysis.ascii_host} (Punycode).")
+                forms = plain_label(f"The name contains international characters. Decoded (Unicode) it reads "
+                                    f"“{analysis.unicode_host}”; its coded form (Punycode) is {analysis.ascii_host}.")
                 forms.setObjectName("host-forms")
                 self.body.addWidget(forms)
 
         self.warnings: list[str] = [_describe_reason(r) for r in analysis.reasons]
         if analysis.verdict == "refuse":
-            self.body.addWidget(warning_label("This address cannot be opened. " + " ".join(self.warnings)))
+            why = " ".join(self.warnings)
+            if analysis.scheme and analysis.scheme not in ("http", "https"):
+                why = f"Its scheme “{analysis.scheme}:” is not allowed: {why}"
+            self.body.addWidget(warning_label("This address cannot be opened. " + why))
         elif self.warnings:
             self.body.addWidget(warning_label("Be careful before opening this address.\n"
                                               + "\n".join("• " + w for w in self.warnings)))

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Set up elicit-tray in ./.venv: system libraries Qt needs (installed when root on
+# Debian/Ubuntu, otherwise the exact command is printed), then the package with its test
+# dependencies. Safe to run again: it only does what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON="${PYTHON:-python3}"
+# Shared libraries PySide6 wheels load (offscreen and xcb), a font, and Xvfb for real-window tests.
+DEB_PACKAGES=(libegl1 libgl1 libglib2.0-0 libfontconfig1 libdbus-1-3 libxkbcommon0 libxkbcommon-x11-0
+  libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-render-util0 libxcb-image0
+  libxcb-randr0 libxcb-xinerama0 libxcb-xkb1 libx11-xcb1 fonts-dejavu-core xvfb xauth)
+
+if command -v dpkg-query >/dev/null 2>&1; then
+  missing=()
+  for pkg in "${DEB_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  if ((${#missing[@]})); then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+      echo "setup: installing system libraries for Qt: ${missing[*]}"
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get update -qq
+      apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    else
+      echo "setup: Qt needs these system packages; install them with:"
+      echo "  sudo apt-get install -y ${missing[*]}"
+    fi
+  fi
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"

@@ -1,0 +1,75 @@
+"""Every case of ``shared/cases/forms.jsonl`` and ``url.jsonl`` drives the real dialog widgets
+and compares the exact JSON-RPC response the tray app writes back."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import load_cases
+from tests.ui.harness import Tray, shown_texts
+
+FORM_CASES = load_cases("forms.jsonl")
+URL_CASES = load_cases("url.jsonl")
+
+
+def _interactions(cases):
+    for case in cases:
+        for index, interaction in enumerate(case["interactions"]):
+            yield pytest.param(case, interaction, id=f"{case['id']}-{index}")
+
+
+def _check_blocked(tray: Tray, channel, dialog, expected_text: str) -> None:
+    tray.settle()
+    assert channel.sent == [], "a blocked submit must send nothing"
+    assert dialog.outcome is None
+    visible = " ".join(getattr(dialog, "errors", dict)().values()) + " " + shown_texts(dialog)
+    assert expected_text.lower() in visible.lower(), visible
+    if dialog.commit_button is not None:
+        assert not dialog.commit_button.isEnabled()
+
+
+@pytest.mark.parametrize(("case", "interaction"), list(_interactions(FORM_CASES)))
+def test_form_case_sends_back_exactly_the_expected_json(aio, case, interaction):
+    tray = Tray(aio)
+    expect = interaction["expect"]
+    if "error" in expect:
+        channel = tray.connect()
+        tray.send(channel, {"jsonrpc": "2.0", "id": 7, "method": "elicitation/create", "params": case["params"]})
+        reply = tray.reply(channel)
+        assert reply["id"] == 7
+        assert reply["error"]["code"] == expect["error"]["code"]
+        assert [v["path"] for v in reply["error"]["data"]["violations"]] == ["/requestedSchema" + expect["error"]["path"]]
+        assert tray.presenter.dialogs == {}
+        return
+    channel, dialog = tray.ask(case["params"], interaction["steps"])
+    if "result" in expect:
+        assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 1, "result": expect["result"]}
+        tray.settle()
+        assert channel.sent == [], "exactly one response per request"
+    else:
+        _check_blocked(tray, channel, dialog, expect["blocked"])
+        tray.disconnect(channel)
+
+
+@pytest.mark.parametrize(("case", "interaction"), list(_interactions(URL_CASES)))
+def test_url_case_sends_back_exactly_the_expected_json(aio, case, interaction):
+    tray = Tray(aio)
+    expect = interaction["expect"]
+    channel, dialog = tray.ask(case["params"], [])
+    texts = shown_texts(dialog)
+    for text in expect.get("shown", []):
+        assert text in texts
+    if "warning" in expect:
+        assert bool(dialog.warnings) is expect["warning"]
+        assert ("⚠" in texts) is expect["warning"]
+    from elicit_tray.ui.scripted import perform
+
+    perform(dialog, interaction["steps"])
+    if "result" in expect:
+        assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 1, "result": expect["result"]}
+    elif "blocked" in expect:
+        _check_blocked(tray, channel, dialog, expect["blocked"])
+    if "browser_opened" in expect:
+        expected = [case["params"]["url"]] if expect["browser_opened"] else []
+        assert tray.browser.opened == expected
+    tray.disconnect(channel)
