@@ -56,20 +56,39 @@ async def _connect(path: Path) -> tuple[asyncio.StreamReader, asyncio.StreamWrit
     return await asyncio.open_unix_connection(str(path), limit=2 * 1024 * 1024)
 
 
-def _spawn_tray(path: Path) -> subprocess.Popen[bytes]:
-    """Start ``elicit-tray serve`` detached from this process (own session, no stdin)."""
+def _display_available() -> bool:
+    """Whether a started tray app could show windows (Linux: X11, Wayland or a set Qt platform)."""
+    if not sys.platform.startswith("linux"):
+        return True
+    return any(os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
+
+
+def _spawn_tray(path: Path) -> Callable[[], int | None]:
+    """Start ``elicit-tray serve`` detached (own session, stdin from /dev/null, output to the
+    state dir's ``tray.log``); returns a ``poll()`` giving its exit code once it has exited."""
     from platformdirs import user_state_dir
 
     log_dir = Path(user_state_dir("elicit-tray", appauthor=False))
     log_dir.mkdir(parents=True, exist_ok=True)
-    log = open(log_dir / "tray.log", "ab")  # noqa: SIM115 - handed to the child
-    try:
-        return subprocess.Popen(
-            [sys.executable, "-m", "elicit_tray", "serve", "--socket", str(path)],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-            close_fds=True)
-    finally:
-        log.close()
+    argv = [sys.executable, "-m", "elicit_tray", "--socket", str(path), "serve"]
+    if not hasattr(os, "posix_spawn"):  # pragma: no cover - Windows
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, creationflags=getattr(subprocess, "DETACHED_PROCESS", 0))
+        return proc.poll
+    pid = os.posix_spawn(sys.executable, argv, dict(os.environ), setsid=True, file_actions=[
+        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 1, str(log_dir / "tray.log"), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600),
+        (os.POSIX_SPAWN_DUP2, 1, 2),
+    ])
+
+    def poll() -> int | None:
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return -1
+        return os.waitstatus_to_exitcode(status) if done else None
+
+    return poll
 
 
 async def ensure_running(socket_path: str | os.PathLike[str] | None = None, *,
@@ -87,18 +106,21 @@ async def ensure_running(socket_path: str | os.PathLike[str] | None = None, *,
         return path
     except OSError:
         pass
-    proc = _spawn_tray(path)
+    if not _display_available():
+        raise TrayUnavailable("no display to show dialogs on (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM "
+                              "are unset), and no elicit-tray app is running")
+    poll = _spawn_tray(path)
     deadline = time.monotonic() + timeout_s
+    exit_code = None
     while time.monotonic() < deadline:
         try:
             _reader, writer = await _connect(path)
             writer.close()
             return path
         except OSError:
-            if proc.poll() is not None:
-                if proc.returncode == 3:  # another instance won the race: use it
-                    continue
-                raise TrayUnavailable(f"the elicit-tray app exited with code {proc.returncode} "
+            exit_code = poll() if exit_code is None else exit_code
+            if exit_code is not None and exit_code != 3:  # 3: another instance won the race; use it
+                raise TrayUnavailable(f"the elicit-tray app exited with code {exit_code} "
                                       "(is there a display to show dialogs on?)") from None
             await asyncio.sleep(0.05)
     raise TrayUnavailable(f"the elicit-tray app did not start listening on {path} within {timeout_s:g} s")

@@ -1,0 +1,150 @@
+"""The whole path, with nothing faked but the user: the bundled MCP server (stdio subprocess)
+-> ``mcp.Client`` with elicit-tray's callback -> local socket -> the tray app (subprocess,
+offscreen) whose scripted user operates the real dialog widgets -> answer -> server.
+Both protocol versions, form (accept, decline, cancel) and URL mode."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+
+from elicit_tray.client import TrayUnavailable, completion_forwarder, elicitation_callback, request
+from elicit_tray.ipc.server import probe_socket
+
+pytestmark = pytest.mark.anyio
+
+PLAN = [
+    {"match": "confirm your booking", "once": True, "steps": [{"do": "toggle", "field": "confirm"}, {"do": "submit"}]},
+    {"match": "confirm your booking", "once": True, "steps": [{"do": "decline"}]},
+    {"match": "confirm your booking", "once": True, "steps": [{"do": "escape"}]},
+    {"match": "Confirm the deployment", "once": True,
+     "steps": [{"do": "pick", "field": "environment", "option": "Production"}, {"do": "submit"}]},
+    {"match": "How was the demo?", "once": True,
+     "steps": [{"do": "type", "field": "rating", "text": "4.5"}, {"do": "type", "field": "comment", "text": "ok"},
+               {"do": "submit"}]},
+    {"match": "Authorize access", "once": True, "steps": [{"do": "open"}]},
+    {"match": "Authorize access", "once": True, "steps": [{"do": "decline"}]},
+]
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+def _start_tray(workdir: Path, plan: list[dict]) -> tuple[subprocess.Popen, Path]:
+    sock = workdir / "socket"
+    (workdir / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "elicit_tray", "--socket", str(sock), "serve", "--scripted-user",
+         str(workdir / "plan.json"), "--no-browser"],
+        env=dict(os.environ, QT_QPA_PLATFORM="offscreen"), stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while not probe_socket(sock):
+        assert proc.poll() is None, proc.stderr.read().decode()
+        assert time.monotonic() < deadline, "the tray app did not start listening"
+        time.sleep(0.02)  # waiting for a process to start, bounded: not synchronisation of test steps
+    return proc, sock
+
+
+@pytest.fixture
+def tray():
+    with tempfile.TemporaryDirectory(prefix="et-") as tmp:
+        proc, sock = _start_tray(Path(tmp), PLAN)
+        yield sock
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=20)
+        proc.stderr.close()
+        assert code == 0
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_the_bundled_server_gets_the_users_answers_through_the_tray(tray, mode):
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    completions: list[str] = []
+
+    async def seen(message):
+        params = getattr(message, "params", None)
+        if getattr(params, "elicitation_id", None):
+            completions.append(params.elicitation_id)
+
+    server = StdioServerParameters(command=sys.executable, args=["-m", "elicit_tray.demo.server"], env=dict(os.environ))
+    callback = elicitation_callback(socket_path=tray, autostart=False, client_name="pytest")
+    texts = []
+    with anyio.fail_after(120):
+        async with Client(server, mode=mode, elicitation_callback=callback,
+                          message_handler=completion_forwarder(socket_path=tray, then=seen)) as client:
+            for tool, args in [("book_table", {}), ("book_table", {}), ("book_table", {}), ("deploy", {}),
+                               ("feedback", {}), ("connect_account", {}), ("connect_account", {})]:
+                result = await client.call_tool(tool, args)
+                assert not result.is_error, result
+                texts.append(result.content[0].text)
+    assert texts == [
+        'accept {"confirm": true}',
+        "decline",
+        "cancel",
+        'accept {"environment": "prd", "notify": true}',
+        'accept {"rating": 4.5, "comment": "ok"}',
+        "accept",
+        "decline",
+    ]
+    assert len(completions) == (1 if mode == "legacy" else 0)  # the completion notice exists only in 2025-11-25
+
+
+async def test_a_schema_outside_the_subset_reaches_the_server_as_an_error_not_a_decision(tray):
+    import mcp_types as types
+
+    callback = elicitation_callback(socket_path=tray, autostart=False)
+    params = types.ElicitRequestFormParams(message="Address?", requested_schema={
+        "type": "object", "properties": {"address": {"type": "object", "properties": {}}}})
+    answer = await callback(None, params)
+    assert isinstance(answer, types.ErrorData)
+    assert answer.code == -32602
+    assert answer.data == {"violations": [{"path": "/requestedSchema/properties/address",
+                                           "message": "nested objects are not supported; use flat primitive properties"}]}
+
+
+async def test_the_client_starts_the_tray_app_when_none_is_running(monkeypatch):
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    with tempfile.TemporaryDirectory(prefix="et-") as tmp:
+        sock = Path(tmp) / "socket"
+        with anyio.fail_after(60):
+            info = await request("elicit-tray/info", socket_path=sock)
+        try:
+            assert info["modes"] == {"form": {}, "url": {}}
+            assert probe_socket(sock)
+        finally:
+            os.kill(info["pid"], signal.SIGTERM)
+
+
+async def test_without_a_display_the_callback_returns_an_error_never_a_decision(monkeypatch):
+    import mcp_types as types
+
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    with tempfile.TemporaryDirectory(prefix="et-") as tmp:
+        callback = elicitation_callback(socket_path=Path(tmp) / "socket")
+        params = types.ElicitRequestFormParams(message="Proceed?", requested_schema={"type": "object", "properties": {}})
+        with anyio.fail_after(60):
+            answer = await callback(None, params)
+    assert isinstance(answer, types.ErrorData)
+    assert answer.code == -32603
+    assert "display" in answer.message
+
+
+async def test_request_reports_an_unreachable_tray_without_autostart():
+    with tempfile.TemporaryDirectory(prefix="et-") as tmp:
+        with pytest.raises(TrayUnavailable):
+            await request("ping", socket_path=Path(tmp) / "socket", autostart=False)
