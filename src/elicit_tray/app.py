@@ -110,17 +110,31 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
+    quitting = asyncio.Event()
+
+    def request_quit(*_args: object) -> None:
+        # Not app.quit(): Qt 6 first closes every window, and a closed dialog answers "cancel",
+        # an action the user never chose. Stop the loop ourselves, answering -32603 first.
+        loop.call_soon_threadsafe(quitting.set)
+
     for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: app.quit())
+        signal.signal(signum, request_quit)
     wake = QTimer()  # let the Python interpreter run signal handlers while Qt waits
     wake.start(200)
     wake.timeout.connect(lambda: None)
     print(f"elicit-tray {__version__} listening on {socket_path}"
           f"{'' if tray else ' (no system tray available)'}", file=sys.stderr, flush=True)
-    quitting = asyncio.Event()
     app.aboutToQuit.connect(quitting.set)
+    shutdown_message = "elicit-tray is shutting down; no answer was given"
+
+    async def until_quit() -> None:
+        await quitting.wait()
+        # While the loop still runs: the errors are written and the cancelled dialog tasks
+        # (which run before this task's completion stops the loop) expire their dialogs.
+        dispatcher.shutdown(shutdown_message)
+
     with loop:
-        loop.run_until_complete(quitting.wait())
-        dispatcher.shutdown("elicit-tray is shutting down; no answer was given")
+        loop.run_until_complete(until_quit())
+        dispatcher.shutdown(shutdown_message)  # no-op unless the Qt loop stopped first (app.quit())
         endpoint.close()
     return 0

@@ -115,8 +115,22 @@ class LocalEndpoint(QObject):
             os.chmod(self.path, 0o600)
 
     def close(self) -> None:
-        """Stop listening and remove the socket file."""
+        """Stop listening, close every connection (after writing what was sent), remove the
+        socket file."""
         self.server.close()
+        for channel in self.findChildren(_QtChannel):
+            sock = channel.sock
+            # Forget the connection first: a socket destroyed later (at exit) must not call
+            # back into Python with an already deleted C++ object.
+            for sig in (sock.readyRead, sock.disconnected):
+                try:
+                    sig.disconnect()
+                except (RuntimeError, TypeError):
+                    pass
+            self.dispatcher.connection_lost(channel)
+            if sock.state() == QLocalSocket.LocalSocketState.ConnectedState and sock.bytesToWrite():
+                sock.waitForBytesWritten(1000)
+            sock.abort()
         try:
             self.path.unlink()
         except OSError:

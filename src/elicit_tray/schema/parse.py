@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import math
 from typing import Any
+from urllib.parse import unquote
 
 from .model import FieldKind, FieldSpec, FormSpec, Option, SchemaError, Violation
 
@@ -46,7 +47,10 @@ def _ptr(*parts: str) -> str:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if isinstance(value, bool):
+        return False
+    # an int is always finite (math.isfinite() would overflow on a 400-digit JSON integer)
+    return isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
 
 
 def _is_count(value: Any) -> bool:
@@ -69,6 +73,8 @@ class _Parser:
         for key in schema:
             if key not in _TOP_KEYS and not key.startswith("x-"):
                 self.bad(_ptr(key), f'unsupported top-level keyword "{key}"')
+            elif key in ("$schema", "$id") and not isinstance(schema[key], str):
+                self.bad(_ptr(key), f'"{key}" must be a string')
         properties = schema.get("properties")
         if not isinstance(properties, dict):
             self.bad("/properties", '"properties" must be an object')
@@ -101,9 +107,12 @@ class _Parser:
             if not isinstance(ref, str) or not ref.startswith(("#/$defs/", "#/definitions/")):
                 self.bad(_ptr_join(path, "$ref"), "only local references into $defs are supported")
                 return None
-            section, _, name = ref[2:].partition("/")
+            # The fragment is a JSON Pointer (percent-decoded, ~1 and ~0 unescaped), read exactly
+            # as jsonschema reads it when validate_content follows the same reference.
+            tokens = [unquote(t).replace("~1", "/").replace("~0", "~") for t in ref[2:].split("/")]
+            section, name = tokens[0], "/".join(tokens[1:])
             target = self.schema.get(section, {})
-            if not isinstance(target, dict) or name not in target:
+            if len(tokens) != 2 or not isinstance(target, dict) or name not in target:
                 self.bad(_ptr_join(path, "$ref"), f'reference "{ref}" does not resolve')
                 return None
             # Annotations on the referring schema win over the target's (JSON Schema 2020-12).
@@ -172,7 +181,7 @@ class _Parser:
     # -- builders, one per shape ---------------------------------------------------------------
     def build_text(self, prop: dict[str, Any], path: str, common: dict[str, Any]) -> FieldSpec | None:
         fmt = prop.get("format")
-        if fmt is not None and fmt not in STRING_FORMATS:
+        if fmt is not None and (not isinstance(fmt, str) or fmt not in STRING_FORMATS):
             self.bad(_ptr_join(path, "format"), f"unsupported format {fmt!r}; expected one of "
                      + ", ".join(sorted(STRING_FORMATS)))
             return None
@@ -333,7 +342,7 @@ def _default_type_problem(spec: FieldSpec, default: Any) -> str | None:
     if kind in (FieldKind.NUMBER, FieldKind.INTEGER):
         if not _is_number(default):
             return "not a finite number"
-        if kind is FieldKind.INTEGER and not float(default).is_integer():
+        if kind is FieldKind.INTEGER and isinstance(default, float) and not default.is_integer():
             return "not a whole number"
         return None
     if kind is FieldKind.MULTI_SELECT:

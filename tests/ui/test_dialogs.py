@@ -1,0 +1,251 @@
+"""Dialog behaviour beyond the shared cases: arming, expiry, one answer per request, plain
+text, who asks, keyboard, accessibility, URL consent and completion, the tray menu."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QAccessible
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from shiboken6 import isValid
+from PySide6.QtWidgets import QLabel
+
+from elicit_tray.ui.tray import Tray as TrayIcon
+from tests.ui.harness import Browser, Tray, shown_texts
+
+CONFIRM = {"message": "Proceed?", "requestedSchema": {"type": "object", "properties": {}}}
+COPIES = {"message": "How many?", "requestedSchema": {"type": "object", "properties": {
+    "copies": {"type": "integer", "title": "Copies", "description": "Printed pages", "minimum": 1, "maximum": 10},
+    "note": {"type": "string", "title": "Note"}}, "required": ["copies"]}}
+URL = {"mode": "url", "elicitationId": "e-1", "message": "Connect", "url": "https://auth.example.com/x"}
+
+
+def _create(tray, channel, params, request_id=1):
+    tray.send(channel, {"jsonrpc": "2.0", "id": request_id, "method": "elicitation/create", "params": params})
+
+
+def test_accept_stays_disabled_until_the_dialog_is_armed(aio, qtbot):
+    tray = Tray(aio, arm_delay_ms=300)
+    channel = tray.connect()
+    _create(tray, channel, CONFIRM)
+    dialog = tray.run(tray.shown.get())
+    assert not dialog.is_armed
+    assert not dialog.accept_button.isEnabled()
+    QTest.keyClick(dialog, Qt.Key.Key_Return)  # a keystroke meant for another window
+    tray.settle()
+    assert channel.sent == [] and dialog.outcome is None
+    with qtbot.waitSignal(dialog.armed, timeout=5000):
+        pass
+    assert dialog.accept_button.isEnabled()
+    QTest.keyClick(dialog, Qt.Key.Key_Return)
+    assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}}
+
+
+def test_a_cancelled_request_expires_its_dialog_and_nothing_is_sent(aio):
+    tray = Tray(aio)
+    channel = tray.connect()
+    _create(tray, channel, COPIES)
+    dialog = tray.dialog()
+    tray.send(channel, {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
+    tray.settle()
+    assert dialog.expired
+    assert "no longer waiting" in shown_texts(dialog)
+    assert not dialog.accept_button.isVisible() and not dialog.decline_button.isVisible()
+    assert dialog.close_button.isVisible()
+    dialog.close()
+    tray.send(channel, {"jsonrpc": "2.0", "id": 2, "method": "ping"})
+    assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 2, "result": {}}
+    assert channel.sent == []
+
+
+def test_a_requester_that_disconnects_expires_all_its_dialogs(aio):
+    tray = Tray(aio)
+    channel = tray.connect()
+    _create(tray, channel, COPIES, 1)
+    _create(tray, channel, CONFIRM, 2)
+    first, second = tray.dialog(), tray.dialog()
+    tray.disconnect(channel)
+    assert first.expired and second.expired
+    assert channel.sent == []
+    assert tray.presenter.dialogs == {}
+
+
+def test_each_answer_resolves_only_its_own_request(aio):
+    tray = Tray(aio)
+    a, b = tray.connect(), tray.connect()
+    _create(tray, a, CONFIRM, 1)
+    _create(tray, b, CONFIRM, 1)
+    dialog_a, dialog_b = tray.dialog(), tray.dialog()
+    QTest.mouseClick(dialog_b.decline_button, Qt.MouseButton.LeftButton)
+    assert tray.reply(b) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "decline"}}
+    assert a.sent == [] and dialog_a.outcome is None
+    QTest.mouseClick(dialog_a.accept_button, Qt.MouseButton.LeftButton)
+    assert tray.reply(a) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}}
+
+
+def test_a_second_action_after_the_answer_sends_nothing_more(aio):
+    tray = Tray(aio)
+    channel, _dialog = tray.ask(CONFIRM, [{"do": "submit"}, {"do": "escape"}, {"do": "decline"}, {"do": "close"}])
+    assert tray.reply(channel)["result"] == {"action": "accept", "content": {}}
+    tray.settle()
+    assert channel.sent == []
+
+
+def test_server_text_is_shown_as_plain_text_never_as_a_link(aio):
+    tray = Tray(aio)
+    params = {"message": "<b>Click</b> <a href='https://evil.example'>here</a>", "requestedSchema": {
+        "type": "object", "properties": {"x": {"type": "string", "title": "<i>Name</i> & co",
+                                                "description": "<a href='https://evil.example'>link</a>"}}}}
+    channel, dialog = tray.ask(params, [])
+    assert dialog.message_label.textFormat() == Qt.TextFormat.PlainText
+    assert dialog.message_label.text() == params["message"]
+    labels = [w for w in dialog.findChildren(QLabel) if w.isVisible() and w.text()]
+    rich = [w.objectName() for w in labels if w.textFormat() != Qt.TextFormat.PlainText]
+    assert rich == []
+    assert all(not w.openExternalLinks() for w in labels)
+    assert dialog.rows["x"].label.text() == "<i>Name</i> && co"  # & escaped for the mnemonic parser
+    tray.disconnect(channel)
+
+
+def test_the_dialog_says_who_asks_and_marks_the_name_as_self_reported(aio):
+    tray = Tray(aio)
+    params = dict(CONFIRM, _meta={"elicit-tray/requester": {"serverName": "files", "serverTitle": "File Server",
+                                                            "serverVersion": "2.0", "clientName": "runner"}})
+    channel, dialog = tray.ask(params, [])
+    text = shown_texts(dialog)
+    assert "File Server (files) 2.0" in text
+    assert "reported by the server itself; not verified" in text
+    assert "Relayed by runner" in text
+    assert "test-requester (pid 4242)" in text
+    assert dialog.windowTitle() == "File Server (files) 2.0 asks — elicit-tray"
+    tray.disconnect(channel)
+
+
+def test_enter_on_an_invalid_form_shows_errors_and_focuses_the_first_invalid_field(aio, qtbot):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(COPIES, [])
+    dialog.activateWindow()
+    dialog.rows["note"].adapter.focus_target.setFocus()
+    QTest.keyClick(dialog.rows["note"].adapter.focus_target, Qt.Key.Key_Return)
+    tray.settle()
+    assert channel.sent == []
+    assert dialog.errors() == {"copies": "This field is required."}
+    copies = dialog.rows["copies"].adapter.focus_target
+    qtbot.waitUntil(copies.hasFocus, timeout=2000)
+    assert "This field is required." in copies.accessibleDescription()
+    QTest.keyClicks(copies, "4")
+    QTest.keyClick(copies, Qt.Key.Key_Return)
+    assert tray.reply(channel)["result"] == {"action": "accept", "content": {"copies": 4}}
+
+
+def test_alt_d_declines(aio, qtbot):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(COPIES, [])
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=2000)
+    QTest.keyClick(dialog, Qt.Key.Key_D, Qt.KeyboardModifier.AltModifier)
+    assert tray.reply(channel)["result"] == {"action": "decline"}
+
+
+def test_tab_walks_the_fields_in_schema_order_then_the_buttons(aio):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(COPIES, [])
+    first = dialog.rows["copies"].adapter.focus_target
+    chain = [first]
+    while len(chain) < 5:
+        chain.append(chain[-1].nextInFocusChain())
+        while not (chain[-1].focusPolicy() & Qt.FocusPolicy.TabFocus) or not chain[-1].isVisible():
+            chain[-1] = chain[-1].nextInFocusChain()
+    assert [w.objectName() for w in chain] == ["field-copies", "field-note", "decline", "cancel", "accept"]
+    tray.disconnect(channel)
+
+
+def test_every_control_has_an_accessible_name_and_a_description_with_its_constraints(aio):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(COPIES, [])
+    copies = dialog.rows["copies"].adapter.focus_target
+    iface = QAccessible.queryAccessibleInterface(copies)
+    assert iface.text(QAccessible.Text.Name) == "Copies"
+    assert iface.text(QAccessible.Text.Description) == "Printed pages Required. Whole number between 1 and 10."
+    note = QAccessible.queryAccessibleInterface(dialog.rows["note"].adapter.focus_target)
+    assert note.text(QAccessible.Text.Name) == "Note"
+    tray.disconnect(channel)
+
+
+def test_a_field_that_looks_like_a_secret_gets_a_warning(aio):
+    tray = Tray(aio)
+    params = {"message": "Log in", "requestedSchema": {"type": "object", "properties": {
+        "apiKey": {"type": "string", "title": "API key"}}}}
+    channel, dialog = tray.ask(params, [])
+    assert "MCP forbids servers to ask for passwords, tokens or keys in a form" in shown_texts(dialog)
+    tray.disconnect(channel)
+
+
+def test_url_open_waits_for_the_completion_notice_then_closes(aio, qtbot):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(URL, [{"do": "open"}])
+    assert tray.reply(channel)["result"] == {"action": "accept"}
+    assert tray.browser.opened == ["https://auth.example.com/x"]
+    assert dialog.waiting and "Waiting for the server" in shown_texts(dialog)
+    tray.send(channel, {"jsonrpc": "2.0", "method": "notifications/elicitation/complete",
+                        "params": {"elicitationId": "unknown"}})
+    tray.settle()
+    assert dialog.waiting  # unknown ids are ignored
+    tray.send(channel, {"jsonrpc": "2.0", "method": "notifications/elicitation/complete",
+                        "params": {"elicitationId": "e-1"}})
+    tray.settle()
+    assert not dialog.waiting and "confirmed that you have finished" in shown_texts(dialog)
+    qtbot.waitUntil(lambda: not isValid(dialog), timeout=5000)
+    assert channel.sent == []
+
+
+def test_url_mode_without_elicitation_id_closes_right_after_open(aio):
+    tray = Tray(aio)
+    params = {k: v for k, v in URL.items() if k != "elicitationId"}
+    channel, dialog = tray.ask(params, [{"do": "open"}])
+    assert tray.reply(channel)["result"] == {"action": "accept"}
+    tray.settle()
+    assert not isValid(dialog) or not dialog.isVisible()
+
+
+def test_a_browser_that_fails_to_start_keeps_the_dialog_open_and_sends_nothing(aio):
+    tray = Tray(aio, browser=Browser(works=False))
+    channel, dialog = tray.ask(URL, [{"do": "open"}])
+    tray.settle()
+    assert channel.sent == [] and dialog.outcome is None
+    assert "could not be started" in shown_texts(dialog)
+    QTest.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
+    assert tray.reply(channel)["result"] == {"action": "cancel"}
+
+
+def test_http_to_loopback_opens_with_a_warning(aio):
+    tray = Tray(aio)
+    params = dict(URL, url="http://localhost:8765/callback")
+    channel, dialog = tray.ask(params, [])
+    assert dialog.warnings and dialog.open_button.isEnabled()
+    assert "⚠" in shown_texts(dialog)
+    tray.disconnect(channel)
+
+
+def test_the_url_dialog_focuses_the_button_that_commits_nothing(aio, qtbot):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(URL, [])
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.cancel_button.hasFocus, timeout=2000)
+    tray.disconnect(channel)
+
+
+def test_the_tray_menu_lists_pending_requests_and_dismiss_all_answers_cancel(aio):
+    tray = Tray(aio)
+    icon = TrayIcon(tray.presenter)
+    channel = tray.connect()
+    params = dict(CONFIRM, _meta={"elicit-tray/requester": {"serverName": "files"}})
+    _create(tray, channel, params)
+    tray.dialog()
+    icon.rebuild()
+    texts = [a.text() for a in icon.menu.actions()]
+    assert texts[:2] == ["1 request waiting", "files: Proceed?"]
+    assert icon.toolTip() == "elicit-tray: 1 request waiting"
+    dismiss = next(a for a in icon.menu.actions() if a.text().startswith("&Dismiss all"))
+    dismiss.trigger()
+    assert tray.reply(channel)["result"] == {"action": "cancel"}
+    assert icon.toolTip() == "elicit-tray: no requests waiting"
