@@ -22,6 +22,22 @@ EXIT_ALREADY_RUNNING = 3
 EXIT_UNSAFE_SOCKET_DIR = 4
 
 
+#: Notices of the offscreen platform plugin about window-manager calls it ignores; harmless.
+_IGNORED_QT_MESSAGES = ("This plugin does not support propagateSizeHints()", "This plugin does not support raise()",
+                        "This plugin does not support requestActivate()")
+
+
+def _quiet_platform_notices() -> None:
+    """Drop the offscreen plugin's no-op notices; every other Qt message goes to stderr."""
+    from PySide6.QtCore import qInstallMessageHandler
+
+    def handler(_kind: object, _context: object, message: str) -> None:
+        if message not in _IGNORED_QT_MESSAGES:
+            print(message, file=sys.stderr, flush=True)
+
+    qInstallMessageHandler(handler)
+
+
 def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: Path | None = None,
           no_browser: bool = False, arm_delay_ms: int | None = None) -> int:
     """Run the tray app until it is quit; returns the process exit code.
@@ -48,6 +64,7 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     from .ui.presenter import Presenter, save_screenshot, system_browser
     from .ui.tray import Tray, app_icon
 
+    _quiet_platform_notices()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("elicit-tray")
     app.setApplicationDisplayName("elicit-tray")

@@ -249,3 +249,35 @@ def test_the_tray_menu_lists_pending_requests_and_dismiss_all_answers_cancel(aio
     dismiss.trigger()
     assert tray.reply(channel)["result"] == {"action": "cancel"}
     assert icon.toolTip() == "elicit-tray: no requests waiting"
+
+
+def test_an_optional_date_starts_empty_and_a_key_starts_it_at_today(aio):
+    import datetime
+
+    tray = Tray(aio)
+    params = {"message": "When?", "requestedSchema": {"type": "object", "properties": {
+        "day": {"type": "string", "format": "date", "title": "Day"}}}}
+    channel, dialog = tray.ask(params, [])
+    adapter = dialog.rows["day"].adapter
+    assert adapter.value() == (None, None)
+    QTest.keyClick(adapter.edit, Qt.Key.Key_Up)  # steps one unit up from today, not from the sentinel
+    value = adapter.value()[0]
+    assert abs(datetime.date.fromisoformat(value) - datetime.date.today()).days <= 366
+    QTest.mouseClick(adapter.clear_button, Qt.MouseButton.LeftButton)
+    assert adapter.value() == (None, None)
+    QTest.mouseClick(dialog.accept_button, Qt.MouseButton.LeftButton)
+    assert tray.reply(channel)["result"] == {"action": "accept", "content": {}}
+
+
+def test_a_date_time_goes_back_as_rfc3339_with_seconds_and_offset(aio):
+    import re
+
+    tray = Tray(aio)
+    params = {"message": "When?", "requestedSchema": {"type": "object", "properties": {
+        "at": {"type": "string", "format": "date-time", "title": "At", "default": "2026-05-01T09:30:00+00:00"}}}}
+    channel, dialog = tray.ask(params, [{"do": "submit"}])
+    value = tray.reply(channel)["result"]["content"]["at"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", value)
+    import datetime
+
+    assert datetime.datetime.fromisoformat(value) == datetime.datetime(2026, 5, 1, 9, 30, tzinfo=datetime.timezone.utc)

@@ -68,7 +68,7 @@ Message = Union[Request, Notification, Response, ErrorReply]
 #: Marker yielded by :class:`LineSplitter` for a line that was longer than the limit.
 OVERSIZE = object()
 
-_ID_RE = re.compile(rb'"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")')
+_ID_RE = re.compile(rb'"id"\s*:\s*(-?\d{1,15}(?![\d.eE])|"(?:[^"\\]|\\.){0,200}")')
 
 
 class LineSplitter:
@@ -128,6 +128,10 @@ def _salvage_id(raw: bytes) -> RequestId | None:
     return value if isinstance(value, (str, int)) else None
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
 def _valid_id(value: Any) -> bool:
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
@@ -147,7 +151,7 @@ def decode_line(line: Any) -> Message:
     except UnicodeDecodeError as exc:
         return ErrorReply(_salvage_id(line), PARSE_ERROR, f"Parse error: invalid UTF-8 ({exc.reason})")
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, parse_constant=_reject_constant)
     except (ValueError, RecursionError) as exc:
         return ErrorReply(_salvage_id(line), PARSE_ERROR, f"Parse error: {exc}")
     if not isinstance(obj, dict):
@@ -177,8 +181,19 @@ def decode_line(line: Any) -> Message:
 
 
 def encode(message: dict[str, Any]) -> bytes:
-    """One wire line: compact UTF-8 JSON plus ``\\n`` (non-ASCII kept as UTF-8)."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\n"
+    """One wire line: compact UTF-8 JSON plus ``\\n`` (non-ASCII kept as UTF-8).
+
+    A string holding a lone surrogate (it can arrive as a ``"\\ud800"`` escape and be echoed,
+    e.g. in a "Method not found" message) is sent as that escape instead of failing.
+
+    Raises:
+        ValueError: for NaN or infinite numbers (not JSON).
+    """
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        return text.encode("utf-8") + b"\n"
+    except UnicodeEncodeError:
+        return json.dumps(message, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n"
 
 
 def result(request_id: RequestId, value: dict[str, Any]) -> dict[str, Any]:

@@ -59,6 +59,8 @@ def coerce_number(spec: FieldSpec, text: str) -> tuple[int | float | None, str |
             exact = Decimal(text)
         except InvalidOperation:  # pragma: no cover - the regex admits only valid literals
             return None, "Enter a whole number."
+        if exact.adjusted() >= 400:  # int(Decimal("1e999999999")) would take minutes and GBs
+            return None, "Enter a number of a reasonable size."
         if exact != exact.to_integral_value() or len(text) > 400:
             return None, "Enter a whole number."
         return int(exact), None
@@ -95,6 +97,8 @@ def check_value(spec: FieldSpec, value: Any) -> str | None:
         values = {o.value for o in spec.options}
         if any(v not in values for v in value):
             return "Choose only from the options."
+        if len(set(value)) != len(value):  # a multi-select always has unique items (parse.py)
+            return "Choose each option only once."
         if len(value) < spec.effective_min_items:
             return f"Choose at least {spec.effective_min_items}."
         if spec.max_items is not None and len(value) > spec.max_items:
@@ -175,17 +179,39 @@ def validate_content(spec: FormSpec, content: dict[str, Any]) -> list[Violation]
     This is the last gate before an ``accept`` is sent (MCP "Clients SHOULD validate all
     responses against the provided schema"). Returns every violation; empty when valid.
     """
-    from jsonschema import Draft202012Validator, FormatChecker
+    from jsonschema import FormatChecker
 
     problems = [
         Violation("/" + "/".join(str(p) for p in err.absolute_path), err.message)
-        for err in Draft202012Validator(spec.schema, format_checker=FormatChecker()).iter_errors(content)
+        for err in _validator_class()(spec.schema, format_checker=FormatChecker()).iter_errors(content)
     ]
+    flagged = {v.path for v in problems}
     for field in spec.fields:  # what JSON Schema cannot say: our own policies
+        path = "/" + field.name
+        if path in flagged or any(p.startswith(path + "/") for p in flagged):
+            continue  # already wrong (maybe of the wrong type, which check_value cannot take)
         message = check_value(field, content.get(field.name))
         if message:
-            problems.append(Violation("/" + field.name, message))
+            problems.append(Violation(path, message))
     return problems
+
+
+_VALIDATOR: Any = None
+
+
+def _validator_class() -> Any:
+    """Draft 2020-12 with ``pattern`` matched by :func:`_matches` (time-limited), since
+    jsonschema's own ``re.search`` can backtrack for hours on a hostile pattern."""
+    global _VALIDATOR
+    if _VALIDATOR is None:
+        from jsonschema import Draft202012Validator, ValidationError, validators
+
+        def pattern(validator: Any, patrn: str, instance: Any, schema: Any) -> Any:
+            if validator.is_type(instance, "string") and not _matches(patrn, instance):
+                yield ValidationError(f"{instance!r} does not match {patrn!r}")
+
+        _VALIDATOR = validators.extend(Draft202012Validator, {"pattern": pattern})
+    return _VALIDATOR
 
 
 def describe_constraints(spec: FieldSpec) -> str:

@@ -9,9 +9,11 @@ Alt+D declines; every control has an accessible name (its title) and description
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from ..elicitation import Accepted, ElicitationRequest
@@ -63,6 +65,10 @@ class FormDialog(ElicitationDialog):
                 "This form seems to ask for a secret (" + ", ".join(secrets) + "). MCP forbids servers to "
                 "ask for passwords, tokens or keys in a form. Decline unless you are sure."))
 
+        if any(f.required for f in self.spec.fields):
+            legend = plain_label("Fields marked * are required.", selectable=False)
+            legend.setObjectName("required-legend")
+            self.body.addWidget(legend)
         form_box = QWidget()
         form = QFormLayout(form_box)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -94,9 +100,11 @@ class FormDialog(ElicitationDialog):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(2)
         column.addWidget(adapter.widget)
-        if spec.description:
-            hint = plain_label(spec.description)
+        shown_hint = " ".join(filter(None, (spec.description, describe_constraints(replace(spec, required=False)))))
+        if shown_hint:
+            hint = plain_label(shown_hint)
             hint.setObjectName(f"field-{spec.name}-description")
+            hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
             column.addWidget(hint)
         error = plain_label("")
         error.setObjectName(f"field-{spec.name}-error")

@@ -13,7 +13,7 @@ import contextlib
 import datetime as _dt
 from typing import Any, Callable, Iterator
 
-from PySide6.QtCore import QDate, QDateTime, QObject, Qt, QTime, Signal
+from PySide6.QtCore import QDate, QDateTime, QEvent, QObject, Qt, QTime, Signal
 from PySide6.QtWidgets import (
     QAbstractButton,
     QButtonGroup,
@@ -163,6 +163,7 @@ class _DatePart(FieldWidget):
         edit.setMinimumDate(_NO_DATE)
         self.edit = edit
         self._clear()
+        edit.installEventFilter(self)
         edit.dateTimeChanged.connect(self.changed)
         box = QWidget()
         row = QHBoxLayout(box)
@@ -186,10 +187,19 @@ class _DatePart(FieldWidget):
     def is_empty(self) -> bool:
         return self.edit.date() == _NO_DATE
 
-    def _start_editing(self) -> None:
-        """Jump from "Not set" to today when the user starts to edit (arrow keys, typing)."""
-        if self.is_empty():
-            self.edit.setDateTime(QDateTime.currentDateTime())
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Jump from "Not set" to now when the user starts to edit (a key, a click on the popup
+        arrow), instead of stepping from the sentinel date. Tab, Shift+Tab and Escape pass through."""
+        if watched is self.edit and self.is_empty():
+            starts = event.type() == QEvent.Type.MouseButtonPress or (
+                event.type() == QEvent.Type.KeyPress
+                and event.key() not in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab, Qt.Key.Key_Escape,
+                                        Qt.Key.Key_Return, Qt.Key.Key_Enter)
+                and not event.modifiers() & (Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier))
+            if starts:
+                now = QDateTime.currentDateTime()
+                self.edit.setDateTime(QDateTime(now.date(), QTime(now.time().hour(), 0)))
+        return False
 
 
 class DateField(_DatePart):
