@@ -118,13 +118,6 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
         print(f"elicit-tray: refusing to start: {exc}", file=sys.stderr)
         return EXIT_UNSAFE_SOCKET_DIR
 
-    tray = None
-    if QSystemTrayIcon.isSystemTrayAvailable():
-        tray = Tray(presenter)
-        tray.show()
-    else:
-        log.info("no system tray: dialogs still appear, quit with SIGTERM or Ctrl+C")
-
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     quitting = asyncio.Event()
@@ -136,6 +129,12 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, request_quit)
+    tray = None
+    if QSystemTrayIcon.isSystemTrayAvailable():
+        tray = Tray(presenter, on_quit=request_quit)
+        tray.show()
+    else:
+        log.info("no system tray: dialogs still appear, quit with SIGTERM or Ctrl+C")
     wake = QTimer()  # let the Python interpreter run signal handlers while Qt waits
     wake.start(200)
     wake.timeout.connect(lambda: None)

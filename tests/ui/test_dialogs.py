@@ -281,3 +281,18 @@ def test_a_date_time_goes_back_as_rfc3339_with_seconds_and_offset(aio):
     import datetime
 
     assert datetime.datetime.fromisoformat(value) == datetime.datetime(2026, 5, 1, 9, 30, tzinfo=datetime.timezone.utc)
+
+
+def test_tray_quit_calls_the_orderly_shutdown_and_answers_no_dialog_by_itself(aio):
+    tray = Tray(aio)
+    calls = []
+    icon = TrayIcon(tray.presenter, on_quit=lambda: calls.append("quit"))
+    channel = tray.connect()
+    _create(tray, channel, CONFIRM)
+    tray.dialog()
+    icon.rebuild()
+    next(a for a in icon.menu.actions() if a.text() == "&Quit elicit-tray").trigger()
+    tray.settle()
+    assert calls == ["quit"]
+    assert channel.sent == []
+    tray.disconnect(channel)

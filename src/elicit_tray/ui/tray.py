@@ -7,6 +7,7 @@ Lists the pending requests (click to bring one to the front), "Dismiss all" (eac
 from __future__ import annotations
 
 from importlib import resources
+from typing import Callable
 
 from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
@@ -25,11 +26,16 @@ def app_icon(pending: bool = False) -> QIcon:
 
 
 class Tray(QSystemTrayIcon):
-    """Tray icon and menu over a :class:`Presenter`."""
+    """Tray icon and menu over a :class:`Presenter`.
 
-    def __init__(self, presenter: Presenter):
+    ``on_quit`` is what "Quit" calls: the app's orderly shutdown, which answers every pending
+    request with -32603 before windows close (closing a dialog would answer ``cancel``).
+    """
+
+    def __init__(self, presenter: Presenter, on_quit: Callable[[], object] = QApplication.quit):
         super().__init__(app_icon())
         self.presenter = presenter
+        self.on_quit = on_quit
         self.menu = QMenu()
         self.menu.aboutToShow.connect(self.rebuild)
         self.setContextMenu(self.menu)
@@ -68,5 +74,5 @@ class Tray(QSystemTrayIcon):
         dismiss.triggered.connect(self.presenter.dismiss_all)
         self.menu.addAction(dismiss)
         quit_action = QAction("&Quit elicit-tray", self.menu)
-        quit_action.triggered.connect(QApplication.quit)
+        quit_action.triggered.connect(lambda _=False: self.on_quit())
         self.menu.addAction(quit_action)
