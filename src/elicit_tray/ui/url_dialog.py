@@ -89,10 +89,10 @@ class UrlDialog(ElicitationDialog):
 
         self.warnings: list[str] = [_describe_reason(r) for r in analysis.reasons]
         if analysis.verdict == "refuse":
-            why = " ".join(self.warnings)
+            head = "This address cannot be opened"
             if analysis.scheme and analysis.scheme not in ("http", "https"):
-                why = f"Its scheme “{analysis.scheme}:” is not allowed: {why}"
-            self.body.addWidget(warning_label("This address cannot be opened. " + why))
+                head += f" (its scheme is “{analysis.scheme}:”)"
+            self.body.addWidget(warning_label(head + ". " + " ".join(self.warnings)))
         elif self.warnings:
             self.body.addWidget(warning_label("Be careful before opening this address.\n"
                                               + "\n".join("• " + w for w in self.warnings)))
