@@ -54,7 +54,7 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     on the socket, :data:`EXIT_UNSAFE_SOCKET_DIR` when the socket directory is not private.
     """
     import qasync
-    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import QCoreApplication, QEvent, QTimer
     from PySide6.QtWidgets import QApplication, QSystemTrayIcon
 
     from .ipc.protocol import Dispatcher
@@ -153,4 +153,8 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
         loop.run_until_complete(until_quit())
         dispatcher.shutdown(shutdown_message)  # no-op unless the Qt loop stopped first (app.quit())
         endpoint.close()
+        for window in app.topLevelWidgets():  # answered or expired by now: close without a word
+            window.hide()
+            window.deleteLater()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     return 0
