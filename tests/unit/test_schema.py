@@ -602,13 +602,16 @@ def test_describe_constraints_puts_the_constraints_in_words(spec: FieldSpec, tex
     ("code", "Code", "The one-time token from your authenticator"),
     ("cvv", "CVV", None),
     ("passphrase", "Passphrase", None),
+    ("user_pin", "PIN", None),
+    ("accessToken", "Access", None),
 ])
 def test_fields_that_ask_for_secrets_are_recognised(name: str, title: str, description: str | None) -> None:
     assert looks_secret(spec_of(K.TEXT, name=name, title=title, description=description))
 
 
 @pytest.mark.parametrize(("name", "title"), [("email", "Email"), ("name", "Your name"), ("city", "City"),
-                                              ("spin", "Spin speed")])
+                                              ("spin", "Spin speed"), ("footprint", "Carbon footprint"),
+                                              ("boarding", "Boarding pass"), ("tokenizer", "Tokenizer")])
 def test_ordinary_fields_do_not_look_secret(name: str, title: str) -> None:
     assert not looks_secret(spec_of(K.TEXT, name=name, title=title))
 

@@ -28,11 +28,10 @@ PATTERN_TIMEOUT_S = 0.05
 _NUMBER_RE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _INT_RE = re.compile(r"[+-]?\d+")
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+#: Matched against words (camelCase and snake_case split, lower case), so "footprint" is not "otp".
 _SECRET_RE = re.compile(
-    r"pass(word|phrase|wd)|secret|token|api[\s_-]?key|apikey|private[\s_-]?key|credit[\s_-]?card|card[\s_-]?number"
-    r"|\bcvv\b|\bcvc\b|\bpin\b|\bssn\b|otp|2fa",
-    re.IGNORECASE,
-)
+    r"\b(pass(word|phrase|wd|code)s?|secrets?|tokens?|api ?keys?|private keys?|credit cards?|card numbers?"
+    r"|cvv|cvc|pin|ssn|otp|2fa|mfa)\b")
 
 
 def format_number(value: int | float) -> str:
@@ -262,5 +261,6 @@ def looks_secret(spec: FieldSpec) -> bool:
     mode; the dialog warns when this heuristic matches.
     """
     text = " ".join(filter(None, (spec.name, spec.title, spec.description)))
-    text = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)  # apiKey -> api Key
+    text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)  # apiKey -> api Key
+    text = re.sub(r"[\W_]+", " ", text).lower()  # user_pin -> user pin
     return bool(_SECRET_RE.search(text))
