@@ -126,7 +126,8 @@ class Dispatcher:
 
     def _notification(self, state: _State, msg: rpc.Notification) -> None:
         if msg.method == "notifications/cancelled":
-            task = state.pending.get(msg.params.get("requestId"))  # type: ignore[arg-type]
+            request_id = msg.params.get("requestId")
+            task = state.pending.get(request_id) if isinstance(request_id, (str, int)) else None
             if task is not None:
                 log.info("request %r cancelled by the requester: %s", msg.params.get("requestId"),
                          msg.params.get("reason", "no reason given"))

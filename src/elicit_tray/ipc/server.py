@@ -51,12 +51,9 @@ def peer_of(fd: int) -> Peer:
     if not sys.platform.startswith("linux") or fd < 0:
         return Peer()
     try:
-        dup = socket.socket(fileno=os.dup(fd))
-        try:
+        # A duplicate of Qt's descriptor: closing it leaves Qt's own open.
+        with socket.socket(fileno=os.dup(fd)) as dup:
             raw = dup.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-        finally:
-            dup.detach()
-            os.close(dup.fileno()) if dup.fileno() >= 0 else None
     except OSError:
         return Peer()
     pid, uid, _gid = struct.unpack("3i", raw)
