@@ -5,13 +5,10 @@ Both protocol versions, form (accept, decline, cancel) and URL mode."""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import anyio
@@ -19,6 +16,7 @@ import pytest
 
 from elicit_tray.client import TrayUnavailable, completion_forwarder, elicitation_callback, request
 from elicit_tray.ipc.server import probe_socket
+from tests.integration.tray_process import TrayProcess, short_tmpdir
 
 pytestmark = pytest.mark.anyio
 
@@ -41,31 +39,12 @@ def anyio_backend():
     return "asyncio"
 
 
-def _start_tray(workdir: Path, plan: list[dict]) -> tuple[subprocess.Popen, Path]:
-    sock = workdir / "socket"
-    (workdir / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "elicit_tray", "--socket", str(sock), "serve", "--scripted-user",
-         str(workdir / "plan.json"), "--no-browser"],
-        env=dict(os.environ, QT_QPA_PLATFORM="offscreen"), stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
-    while not probe_socket(sock):
-        assert proc.poll() is None, proc.stderr.read().decode()
-        assert time.monotonic() < deadline, "the tray app did not start listening"
-        time.sleep(0.02)  # waiting for a process to start, bounded: not synchronisation of test steps
-    return proc, sock
-
-
 @pytest.fixture
 def tray():
-    with tempfile.TemporaryDirectory(prefix="et-") as tmp:
-        proc, sock = _start_tray(Path(tmp), PLAN)
-        yield sock
-        proc.send_signal(signal.SIGTERM)
-        code = proc.wait(timeout=20)
-        proc.stderr.close()
-        assert code == 0
+    workdir = short_tmpdir()
+    process = TrayProcess(workdir / "socket", PLAN, workdir=workdir).start()
+    yield process.sock
+    assert process.stop() == 0
 
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])

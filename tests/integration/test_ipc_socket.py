@@ -318,3 +318,21 @@ def test_ask_with_no_start_and_no_tray_exits_5(scratch: Path) -> None:
     assert done.stdout == ""
     assert not (scratch / "run").exists()  # nothing was started
 
+
+
+def test_connections_leave_no_descriptor_behind(tray: TrayProcess) -> None:
+    def open_fds() -> int:
+        return len(os.listdir(f"/proc/{tray.pid}/fd"))
+
+    with Conn(tray.sock) as first:
+        assert first.ping()["result"] == {}
+        baseline = open_fds()  # with one connection open
+    for _ in range(100):
+        with Conn(tray.sock) as c:
+            assert c.ping()["result"] == {}
+    with Conn(tray.sock) as last:
+        for _ in range(200):  # each ping round trip lets the app run its pending clean-ups
+            assert last.ping()["result"] == {}
+            if open_fds() <= baseline:
+                break
+        assert open_fds() <= baseline
