@@ -62,6 +62,7 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     from .paths import UnsafeDirectory
     from .ui import base
     from .ui.presenter import Presenter, save_screenshot, system_browser
+    from .ui.i18n import install_translations
     from .ui.tray import Tray, app_icon
 
     _quiet_platform_notices()
@@ -72,6 +73,7 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     app.setDesktopFileName("elicit-tray")
     app.setQuitOnLastWindowClosed(False)
     app.setWindowIcon(app_icon())
+    install_translations()
 
     def fake_browser(href: str) -> bool:
         print(f"[tray] (headless) the browser would open: {href}", file=sys.stderr, flush=True)

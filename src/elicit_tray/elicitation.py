@@ -18,10 +18,29 @@ from .urlcheck import UrlAnalysis, analyze_url
 __all__ = [
     "Requester", "Peer", "ElicitationRequest", "ParamsError", "parse_elicit_params",
     "Accepted", "Declined", "Cancelled", "Failed", "Outcome", "outcome_to_result", "MODES",
+    "MAX_MESSAGE_CHARS", "MAX_TEXT_CHARS", "MAX_PROPERTIES", "MAX_OPTIONS", "MAX_URL_CHARS",
+    "limit_violations",
 ]
 
 #: Elicitation modes we render (MCP 2025-11-25 ``ElicitRequestParams.mode``).
 MODES = ("form", "url")
+
+# Limits on what one request may ask to show (README "IPC contract"). A request over any of
+# them gets -32602 with one violation per excess, and nothing else is checked or built.
+#: Longest ``message``, in characters (code points).
+MAX_MESSAGE_CHARS = 10_000
+#: Longest title, description, property name, option value or title (``enum``, ``enumNames``,
+#: ``const``), and self-reported requester string, in characters.
+MAX_TEXT_CHARS = 1_000
+#: Most properties (form fields) in a ``requestedSchema``.
+MAX_PROPERTIES = 100
+#: Most options in one ``enum``, ``enumNames``, ``oneOf`` or ``anyOf`` list.
+MAX_OPTIONS = 200
+#: Longest ``url`` (URL mode), in characters.
+MAX_URL_CHARS = 8_192
+_TEXT_KEYS = frozenset({"title", "description", "const"})
+_OPTION_LISTS = frozenset({"enum", "enumNames", "oneOf", "anyOf"})
+_NAMED_MAPS = frozenset({"properties", "$defs", "definitions"})
 _REQUESTER_KEY = "elicit-tray/requester"
 _counter = itertools.count(1)
 
@@ -116,6 +135,71 @@ def _requester(meta: Any) -> tuple[Requester, list[Violation]]:
     return Requester(**values), problems
 
 
+def _esc(part: str) -> str:
+    return "/" + part.replace("~", "~0").replace("/", "~1")
+
+
+def limit_violations(params: dict[str, Any]) -> list[Violation]:
+    """Every way ``params`` exceeds the request limits or holds a NUL character (U+0000).
+
+    Walks ``params`` iteratively (no recursion; depth is already bounded by the framing).
+    Paths are JSON Pointers into ``params``.
+    """
+    problems: list[Violation] = []
+
+    def too_long(value: Any, limit: int) -> bool:
+        return isinstance(value, str) and len(value) > limit
+
+    message = params.get("message")
+    if too_long(message, MAX_MESSAGE_CHARS):
+        problems.append(Violation("/message", f"longer than {MAX_MESSAGE_CHARS} characters ({len(message)})"))
+    url = params.get("url")
+    if too_long(url, MAX_URL_CHARS):
+        problems.append(Violation("/url", f"longer than {MAX_URL_CHARS} characters ({len(url)})"))
+    meta = params.get("_meta")
+    requester = meta.get(_REQUESTER_KEY) if isinstance(meta, dict) else None
+    if isinstance(requester, dict):
+        for key, value in requester.items():
+            if too_long(value, MAX_TEXT_CHARS):
+                problems.append(Violation(f"/_meta/elicit-tray~1requester{_esc(key)}",
+                                          f"longer than {MAX_TEXT_CHARS} characters ({len(value)})"))
+    schema = params.get("requestedSchema")
+    if isinstance(schema, dict) and isinstance(schema.get("properties"), dict) \
+            and len(schema["properties"]) > MAX_PROPERTIES:
+        problems.append(Violation("/requestedSchema/properties",
+                                  f"more than {MAX_PROPERTIES} properties ({len(schema['properties'])})"))
+    # One walk over all of params: NUL anywhere; inside requestedSchema, the text limits.
+    stack: list[tuple[Any, str, str | None, bool]] = [(params, "", None, False)]
+    while stack:
+        node, path, parent_key, in_schema = stack.pop()
+        if isinstance(node, dict):
+            items: Any = node.items()
+        elif isinstance(node, list):
+            items = ((str(i), v) for i, v in enumerate(node))
+        else:
+            if isinstance(node, str) and "\x00" in node:
+                problems.append(Violation(path, "contains a NUL character (U+0000)"))
+            elif in_schema and too_long(node, MAX_TEXT_CHARS) and parent_key in _TEXT_KEYS | {"enum", "enumNames"}:
+                problems.append(Violation(path, f"longer than {MAX_TEXT_CHARS} characters ({len(node)})"))
+            continue
+        if in_schema and parent_key in _OPTION_LISTS and isinstance(node, list) and len(node) > MAX_OPTIONS:
+            problems.append(Violation(path, f"more than {MAX_OPTIONS} options ({len(node)})"))
+        for key, value in items:
+            child = path + _esc(key)
+            if isinstance(node, dict):
+                if "\x00" in key:
+                    problems.append(Violation(child, "the key contains a NUL character (U+0000)"))
+                elif in_schema and parent_key in _NAMED_MAPS and len(key) > MAX_TEXT_CHARS:
+                    problems.append(Violation(child, f"the name is longer than {MAX_TEXT_CHARS} characters "
+                                                     f"({len(key)})"))
+                child_key: str | None = key
+            else:
+                child_key = parent_key  # items of a list: judged by the list's key
+            stack.append((value, child, child_key, in_schema or (path == "" and key == "requestedSchema")))
+    problems.sort(key=lambda v: v.path)
+    return problems
+
+
 def parse_elicit_params(params: dict[str, Any], peer: Peer | None = None) -> ElicitationRequest:
     """Validate ``elicitation/create`` params (MCP ``ElicitRequestParams``, both revisions).
 
@@ -123,9 +207,15 @@ def parse_elicit_params(params: dict[str, Any], peer: Peer | None = None) -> Eli
     form mode"). A mode other than form/url, or one outside the requester's
     ``declaredModes``, is refused as the specification requires of a client.
 
+    Requests over the limits (:data:`MAX_MESSAGE_CHARS` and the others, see
+    :func:`limit_violations`) are refused with those violations only, before anything is built.
+
     Raises:
         ParamsError: with every violation (JSON Pointer paths into ``params``).
     """
+    over = limit_violations(params)
+    if over:
+        raise ParamsError(over)
     problems: list[Violation] = []
     requester, meta_problems = _requester(params.get("_meta"))
     problems += meta_problems

@@ -102,7 +102,7 @@ def test_server_text_is_shown_as_plain_text_never_as_a_link(aio):
     rich = [w.objectName() for w in labels if w.textFormat() != Qt.TextFormat.PlainText]
     assert rich == []
     assert all(not w.openExternalLinks() for w in labels)
-    assert dialog.rows["x"].label.text() == "<i>Name</i> && co"  # & escaped for the mnemonic parser
+    assert dialog.rows["x"].label.text() == "<&i>Name</i> && co"  # server & escaped; our mnemonic on "i"
     tray.disconnect(channel)
 
 
@@ -295,4 +295,20 @@ def test_tray_quit_calls_the_orderly_shutdown_and_answers_no_dialog_by_itself(ai
     tray.settle()
     assert calls == ["quit"]
     assert channel.sent == []
+    tray.disconnect(channel)
+
+
+def test_every_label_gets_its_own_mnemonic_that_focuses_its_field(aio, qtbot):
+    from elicit_tray.ui.widgets import assign_mnemonics
+
+    assert assign_mnemonics(["Name", "Nickname", "R&D budget", "Accept terms", "…"], reserved="adc") == [
+        "&Name", "N&ickname", "&R&&D budget", "Acc&ept terms", "…"]
+    tray = Tray(aio)
+    channel, dialog = tray.ask(COPIES, [])
+    assert dialog.rows["copies"].label.text() == "C&opies *"
+    assert dialog.rows["note"].label.text() == "&Note"
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=2000)
+    QTest.keyClick(dialog, Qt.Key.Key_N, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(dialog.rows["note"].adapter.focus_target.hasFocus, timeout=2000)
     tray.disconnect(channel)

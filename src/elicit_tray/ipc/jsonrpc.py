@@ -3,6 +3,15 @@
 DESIGN.md "IPC contract": one UTF-8 JSON message per line (as the MCP stdio transport);
 lines over :data:`MAX_LINE_BYTES`, invalid UTF-8 or invalid JSON get the matching JSON-RPC
 error (-32700 / -32600), with the request's ``id`` when one can be read, else ``null``.
+
+Hostile input (README "IPC contract", every value documented there):
+
+- a number literal longer than :data:`MAX_NUMBER_CHARS` characters, or one that does not fit a
+  double (``1e400``): -32700 (nothing is ever rounded to infinity);
+- JSON nested deeper than :data:`MAX_JSON_DEPTH` levels: -32700 (with the id when it can be read);
+- a duplicate key in any object: -32600 (not "last one wins": the requester's JSON library
+  and ours could otherwise read two different requests from the same bytes);
+- a response (``result``/``error`` without ``method``) sent to the tray: ignored and logged.
 """
 
 from __future__ import annotations
@@ -14,18 +23,25 @@ from typing import Any, Union
 
 __all__ = [
     "MAX_LINE_BYTES", "PARSE_ERROR", "INVALID_REQUEST", "METHOD_NOT_FOUND", "INVALID_PARAMS",
-    "INTERNAL_ERROR", "Request", "Notification", "Response", "ErrorReply", "Message",
+    "INTERNAL_ERROR", "SERVER_BUSY", "MAX_JSON_DEPTH", "MAX_NUMBER_CHARS", "Request", "Notification", "Response", "ErrorReply", "Message",
     "LineSplitter", "OVERSIZE", "decode_line", "encode", "result", "error",
 ]
 
 #: Longest accepted line, in bytes, without its newline (1 MiB).
 MAX_LINE_BYTES = 1024 * 1024
+#: Deepest accepted nesting of arrays/objects in one message (the message object is level 1).
+MAX_JSON_DEPTH = 64
+#: Longest accepted number literal, in characters (a double needs at most 24).
+MAX_NUMBER_CHARS = 100
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
+#: Implementation-defined server error: a limit on pending requests (or connections) was hit;
+#: retry after an answer arrives.
+SERVER_BUSY = -32000
 
 RequestId = Union[str, int]
 
@@ -132,6 +148,56 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _parse_float(text: str) -> float:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise ValueError(f"number literal longer than {MAX_NUMBER_CHARS} characters")
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"number {text[:40]} is out of range")
+    return value
+
+
+def _parse_int(text: str) -> int:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise ValueError(f"number literal longer than {MAX_NUMBER_CHARS} characters")
+    return int(text)
+
+
+class _Objects:
+    """``object_pairs_hook`` that notes duplicate keys (the outermost object closes last)."""
+
+    def __init__(self) -> None:
+        self.duplicate: str | None = None
+        self.top_duplicates: set[str] = set()
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        self.top_duplicates = set()
+        if len(obj) != len(pairs):
+            seen: set[str] = set()
+            for key, _value in pairs:
+                if key in seen:
+                    self.top_duplicates.add(key)
+                    if self.duplicate is None:
+                        self.duplicate = key
+                seen.add(key)
+        return obj
+
+
+def _too_deep(obj: Any, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether arrays/objects nest deeper than ``limit`` (iterative: no recursion)."""
+    stack: list[tuple[Any, int]] = [(obj, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = node.values() if isinstance(node, dict) else node
+        for child in children:
+            if isinstance(child, (dict, list)):
+                stack.append((child, depth + 1))
+    return False
+
+
 def _valid_id(value: Any) -> bool:
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
@@ -150,17 +216,27 @@ def decode_line(line: Any) -> Message:
         text = line.decode("utf-8")
     except UnicodeDecodeError as exc:
         return ErrorReply(_salvage_id(line), PARSE_ERROR, f"Parse error: invalid UTF-8 ({exc.reason})")
+    objects = _Objects()
+    too_deep = f"Parse error: JSON nested deeper than {MAX_JSON_DEPTH} levels"
     try:
-        obj = json.loads(text, parse_constant=_reject_constant)
-    except (ValueError, RecursionError) as exc:
+        obj = json.loads(text, parse_constant=_reject_constant, parse_float=_parse_float,
+                         parse_int=_parse_int, object_pairs_hook=objects)
+    except RecursionError:
+        return ErrorReply(_salvage_id(line), PARSE_ERROR, too_deep)
+    except ValueError as exc:
         return ErrorReply(_salvage_id(line), PARSE_ERROR, f"Parse error: {exc}")
     if not isinstance(obj, dict):
         return ErrorReply(None, INVALID_REQUEST, "Invalid Request: expected a JSON object")
     raw_id = obj.get("id")
     has_id = "id" in obj
-    reply_id = raw_id if _valid_id(raw_id) else None
+    reply_id = raw_id if _valid_id(raw_id) and "id" not in objects.top_duplicates else None
     if "method" not in obj and ("result" in obj or "error" in obj):
-        return Response(raw_id)
+        return Response(raw_id)  # never answered, even when malformed (no ping-pong of errors)
+    if objects.duplicate is not None:
+        return ErrorReply(reply_id, INVALID_REQUEST,
+                          f"Invalid Request: duplicate key {json.dumps(objects.duplicate)[:200]}")
+    if _too_deep(obj):
+        return ErrorReply(reply_id, PARSE_ERROR, too_deep)
     if obj.get("jsonrpc") != "2.0":
         return ErrorReply(reply_id, INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"')
     method = obj.get("method")

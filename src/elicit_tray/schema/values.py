@@ -13,13 +13,13 @@ import datetime as _dt
 import math
 import re
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, Callable
 
 from .model import FieldKind, FieldSpec, FormSpec, Violation
 
 __all__ = [
     "check_value", "coerce_number", "build_content", "validate_content", "describe_constraints",
-    "looks_secret", "format_number", "PATTERN_TIMEOUT_S",
+    "looks_secret", "format_number", "PATTERN_TIMEOUT_S", "Message", "Sentences", "QT_TRANSLATE_NOOP",
 ]
 
 #: Longest time (seconds) one ``pattern`` match may take before it is treated as a mismatch.
@@ -32,6 +32,43 @@ _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _SECRET_RE = re.compile(
     r"\b(pass(word|phrase|wd|code)s?|secrets?|tokens?|api ?keys?|private keys?|credit cards?|card numbers?"
     r"|cvv|cvc|pin|ssn|otp|2fa|mfa)\b")
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name Qt's lupdate extracts
+    """Mark ``text`` for Qt's translation tools (context ``context``) without importing Qt."""
+    return text
+
+
+class Message(str):
+    """A user-facing English sentence that keeps its template and arguments, so the UI can show
+    it in the user's language: ``message.translated(translate)``. Compares as the English text."""
+
+    template: str
+    args: dict[str, Any]
+
+    def __new__(cls, template: str, **args: Any) -> "Message":
+        obj = super().__new__(cls, template.format(**args))
+        obj.template, obj.args = template, args
+        return obj
+
+    def translated(self, translate: Callable[[str], str]) -> str:
+        """The sentence with ``translate(template)`` (context "Validation") filled in."""
+        return translate(self.template).format(**self.args)
+
+
+class Sentences(str):
+    """Several :class:`Message` joined by spaces; translatable part by part."""
+
+    parts: tuple[Message, ...]
+
+    def __new__(cls, parts: list[Message]) -> "Sentences":
+        obj = super().__new__(cls, " ".join(parts))
+        obj.parts = tuple(parts)
+        return obj
+
+    def translated(self, translate: Callable[[str], str]) -> str:
+        """Each part translated, joined by spaces."""
+        return " ".join(p.translated(translate) for p in self.parts)
 
 
 def format_number(value: int | float) -> str:
@@ -52,22 +89,23 @@ def coerce_number(spec: FieldSpec, text: str) -> tuple[int | float | None, str |
     if not text:
         return None, None
     if not _NUMBER_RE.fullmatch(text):
-        return None, "Enter a whole number." if spec.kind is FieldKind.INTEGER else "Enter a number, such as 3 or 2.5."
+        return None, (Message(QT_TRANSLATE_NOOP("Validation", "Enter a whole number.")) if spec.kind is FieldKind.INTEGER
+                      else Message(QT_TRANSLATE_NOOP("Validation", "Enter a number, such as 3 or 2.5.")))
     if spec.kind is FieldKind.INTEGER:
         try:
             exact = Decimal(text)
         except InvalidOperation:  # pragma: no cover - the regex admits only valid literals
-            return None, "Enter a whole number."
+            return None, Message(QT_TRANSLATE_NOOP("Validation", "Enter a whole number."))
         if exact.adjusted() >= 400:  # int(Decimal("1e999999999")) would take minutes and GBs
-            return None, "Enter a number of a reasonable size."
+            return None, Message(QT_TRANSLATE_NOOP("Validation", "Enter a number of a reasonable size."))
         if exact != exact.to_integral_value() or len(text) > 400:
-            return None, "Enter a whole number."
+            return None, Message(QT_TRANSLATE_NOOP("Validation", "Enter a whole number."))
         return int(exact), None
     if _INT_RE.fullmatch(text) and len(text) <= 400:
         return int(text), None
     value = float(text)
     if not math.isfinite(value):
-        return None, "Enter a number of a reasonable size."
+        return None, Message(QT_TRANSLATE_NOOP("Validation", "Enter a number of a reasonable size."))
     return value, None
 
 
@@ -80,46 +118,46 @@ def check_value(spec: FieldSpec, value: Any) -> str | None:
     kind = spec.kind
     if value is None or value == "" or (kind is FieldKind.MULTI_SELECT and value == [] and spec.effective_min_items):
         if kind is FieldKind.MULTI_SELECT and spec.effective_min_items:
-            return f"Choose at least {spec.effective_min_items}."
-        return "This field is required." if spec.required else None
+            return Message(QT_TRANSLATE_NOOP("Validation", "Choose at least {count}."), count=spec.effective_min_items)
+        return Message(QT_TRANSLATE_NOOP("Validation", "This field is required.")) if spec.required else None
     if kind in (FieldKind.TEXT, FieldKind.DATE, FieldKind.DATETIME):
         return _check_text(spec, value)
     if kind in (FieldKind.NUMBER, FieldKind.INTEGER):
         if spec.minimum is not None and value < spec.minimum:
-            return f"The minimum is {format_number(spec.minimum)}."
+            return Message(QT_TRANSLATE_NOOP("Validation", "The minimum is {minimum}."), minimum=format_number(spec.minimum))
         if spec.maximum is not None and value > spec.maximum:
-            return f"The maximum is {format_number(spec.maximum)}."
+            return Message(QT_TRANSLATE_NOOP("Validation", "The maximum is {maximum}."), maximum=format_number(spec.maximum))
         return None
     if kind is FieldKind.SINGLE_SELECT:
-        return None if any(o.value == value for o in spec.options) else "Choose one of the options."
+        return None if any(o.value == value for o in spec.options) else Message(QT_TRANSLATE_NOOP("Validation", "Choose one of the options."))
     if kind is FieldKind.MULTI_SELECT:
         values = {o.value for o in spec.options}
         if any(v not in values for v in value):
-            return "Choose only from the options."
+            return Message(QT_TRANSLATE_NOOP("Validation", "Choose only from the options."))
         if len(set(value)) != len(value):  # a multi-select always has unique items (parse.py)
-            return "Choose each option only once."
+            return Message(QT_TRANSLATE_NOOP("Validation", "Choose each option only once."))
         if len(value) < spec.effective_min_items:
-            return f"Choose at least {spec.effective_min_items}."
+            return Message(QT_TRANSLATE_NOOP("Validation", "Choose at least {count}."), count=spec.effective_min_items)
         if spec.max_items is not None and len(value) > spec.max_items:
-            return f"Choose at most {spec.max_items}."
+            return Message(QT_TRANSLATE_NOOP("Validation", "Choose at most {count}."), count=spec.max_items)
     return None
 
 
 def _check_text(spec: FieldSpec, value: str) -> str | None:
     if spec.min_length is not None and len(value) < spec.min_length:
-        return f"Enter at least {spec.min_length} characters."
+        return Message(QT_TRANSLATE_NOOP("Validation", "Enter at least {count} characters."), count=spec.min_length)
     if spec.max_length is not None and len(value) > spec.max_length:
-        return f"Enter at most {spec.max_length} characters."
+        return Message(QT_TRANSLATE_NOOP("Validation", "Enter at most {count} characters."), count=spec.max_length)
     if spec.kind is FieldKind.DATE and not _is_date(value):
-        return "Enter a date as YYYY-MM-DD."
+        return Message(QT_TRANSLATE_NOOP("Validation", "Enter a date as YYYY-MM-DD."))
     if spec.kind is FieldKind.DATETIME and not _is_datetime(value):
-        return "Enter a date and time with an offset, such as 2026-05-01T09:30:00+02:00."
+        return Message(QT_TRANSLATE_NOOP("Validation", "Enter a date and time with an offset, such as 2026-05-01T09:30:00+02:00."))
     if spec.format == "email" and not _is_email(value):
-        return "Enter an email address, such as name@example.com."
+        return Message(QT_TRANSLATE_NOOP("Validation", "Enter an email address, such as name@example.com."))
     if spec.format == "uri" and not _is_uri(value):
-        return "Enter a full address with its scheme, such as https://example.com/."
+        return Message(QT_TRANSLATE_NOOP("Validation", "Enter a full address with its scheme, such as https://example.com/."))
     if spec.pattern is not None and not _matches(spec.pattern, value):
-        return "The value does not have the expected form."
+        return Message(QT_TRANSLATE_NOOP("Validation", "The value does not have the expected form."))
     return None
 
 
@@ -215,43 +253,52 @@ def _validator_class() -> Any:
 
 def describe_constraints(spec: FieldSpec) -> str:
     """The constraints of a field in words, for its accessible description and hint text."""
-    parts: list[str] = []
+    parts: list[Message] = []
     if spec.required:
-        parts.append("Required.")
+        parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Required.")))
     lo, hi = spec.minimum, spec.maximum
-    noun = "Whole number" if spec.kind is FieldKind.INTEGER else "Number"
-    if spec.kind in (FieldKind.NUMBER, FieldKind.INTEGER):
+    if spec.kind is FieldKind.INTEGER:
         if lo is not None and hi is not None:
-            parts.append(f"{noun} between {format_number(lo)} and {format_number(hi)}.")
+            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Whole number between {low} and {high}."), low=format_number(lo), high=format_number(hi)))
         elif lo is not None:
-            parts.append(f"{noun} of at least {format_number(lo)}.")
+            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Whole number of at least {low}."), low=format_number(lo)))
         elif hi is not None:
-            parts.append(f"{noun} of at most {format_number(hi)}.")
+            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Whole number of at most {high}."), high=format_number(hi)))
         else:
-            parts.append(f"{noun}.")
+            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Whole number.")))
+    elif spec.kind is FieldKind.NUMBER:
+        if lo is not None and hi is not None:
+            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Number between {low} and {high}."), low=format_number(lo), high=format_number(hi)))
+        elif lo is not None:
+            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Number of at least {low}."), low=format_number(lo)))
+        elif hi is not None:
+            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Number of at most {high}."), high=format_number(hi)))
+        else:
+            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Number.")))
     if spec.min_length is not None and spec.max_length is not None:
-        parts.append(f"{spec.min_length} to {spec.max_length} characters.")
+        parts.append(Message(QT_TRANSLATE_NOOP("Validation", "{low} to {high} characters."), low=spec.min_length, high=spec.max_length))
     elif spec.min_length:
-        parts.append(f"At least {spec.min_length} characters.")
+        parts.append(Message(QT_TRANSLATE_NOOP("Validation", "At least {count} characters."), count=spec.min_length))
     elif spec.max_length is not None:
-        parts.append(f"At most {spec.max_length} characters.")
+        parts.append(Message(QT_TRANSLATE_NOOP("Validation", "At most {count} characters."), count=spec.max_length))
     if spec.format == "email":
-        parts.append("An email address.")
+        parts.append(Message(QT_TRANSLATE_NOOP("Validation", "An email address.")))
     elif spec.format == "uri":
-        parts.append("A web address.")
+        parts.append(Message(QT_TRANSLATE_NOOP("Validation", "A web address.")))
     elif spec.kind is FieldKind.DATE:
-        parts.append("A date.")
+        parts.append(Message(QT_TRANSLATE_NOOP("Validation", "A date.")))
     elif spec.kind is FieldKind.DATETIME:
-        parts.append("A date and time.")
+        parts.append(Message(QT_TRANSLATE_NOOP("Validation", "A date and time.")))
     if spec.kind is FieldKind.MULTI_SELECT:
         lo_i, hi_i = spec.effective_min_items, spec.max_items
         if lo_i and hi_i is not None:
-            parts.append(f"Choose {lo_i} to {hi_i}." if lo_i != hi_i else f"Choose {lo_i}.")
+            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Choose {low} to {high}."), low=lo_i, high=hi_i) if lo_i != hi_i
+                         else Message(QT_TRANSLATE_NOOP("Validation", "Choose {count}."), count=lo_i))
         elif lo_i:
-            parts.append(f"Choose at least {lo_i}.")
+            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Choose at least {count}."), count=lo_i))
         elif hi_i is not None:
-            parts.append(f"Choose at most {hi_i}.")
-    return " ".join(parts)
+            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Choose at most {count}."), count=hi_i))
+    return Sentences(parts)
 
 
 def looks_secret(spec: FieldSpec) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QFont, QKeyEvent, QShowEvent
+from PySide6.QtGui import QCloseEvent, QFont, QKeyEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QFrame,
@@ -21,6 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from ..elicitation import Cancelled, Declined, ElicitationRequest, Outcome
+from .i18n import translate
+from .widgets import mnemonic_letter
 
 __all__ = ["ElicitationDialog", "ARM_DELAY_MS", "plain_label", "warning_label"]
 
@@ -58,7 +60,7 @@ def warning_label(text: str) -> QLabel:
     label.setFrameShape(QFrame.Shape.StyledPanel)
     label.setStyleSheet("QLabel#warning { background: palette(alternate-base); border: 2px solid #b35900;"
                         " border-radius: 4px; padding: 6px; }")
-    label.setAccessibleName("Warning")
+    label.setAccessibleName(translate("Dialog", "Warning"))
     label.setAccessibleDescription(text)
     return label
 
@@ -87,7 +89,8 @@ class ElicitationDialog(QDialog):
         self._arm_timer_started = False
         self.setWindowFlag(Qt.WindowType.WindowContextHelpButtonHint, False)
         who = request.requester.label
-        self.setWindowTitle(f"{who} asks — elicit-tray" if who else "A local program asks — elicit-tray")
+        self.setWindowTitle(translate("Dialog", "{who} asks — elicit-tray").format(who=who) if who
+                            else translate("Dialog", "A local program asks — elicit-tray"))
         self.setObjectName("elicitation-dialog")
         self.setMinimumWidth(460)
 
@@ -100,7 +103,7 @@ class ElicitationDialog(QDialog):
         outer.addWidget(line)
         self.message_label = plain_label(request.message or "", bold=True)
         self.message_label.setObjectName("message")
-        self.message_label.setAccessibleName("Message from the server")
+        self.message_label.setAccessibleName(translate("Dialog", "Message from the server"))
         outer.addWidget(self.message_label)
         self.body = QVBoxLayout()
         self.body.setSpacing(8)
@@ -111,18 +114,23 @@ class ElicitationDialog(QDialog):
         outer.addWidget(self.status_label)
 
         self.buttons = QHBoxLayout()
-        self.decline_button = QPushButton("&Decline")
+        self.decline_button = QPushButton(translate("Dialog", "&Decline"))
         self.decline_button.setObjectName("decline")
-        self.decline_button.setToolTip("Say no to this request (Alt+D)")
+        self.decline_button.setToolTip(translate("Dialog", "Say no to this request (Alt+D)"))
         self.decline_button.clicked.connect(lambda: self.finish(Declined()))
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(translate("Dialog", "Cancel"))
         self.cancel_button.setObjectName("cancel")
-        self.cancel_button.setToolTip("Dismiss without answering (Esc)")
+        self.cancel_button.setToolTip(translate("Dialog", "Dismiss without answering (Esc)"))
         self.cancel_button.clicked.connect(lambda: self.finish(Cancelled("button")))
-        self.close_button = QPushButton("&Close")
+        self.close_button = QPushButton(translate("Dialog", "&Close"))
         self.close_button.setObjectName("close")
         self.close_button.clicked.connect(self.close)
         self.close_button.hide()
+        if mnemonic_letter(self.decline_button.text()) != "d":
+            # Alt+D declines in every language, whatever letter the translated label underlines
+            # (only then: two owners of one shortcut would make Qt ignore it).
+            decline_key = QShortcut(QKeySequence("Alt+D"), self)
+            decline_key.activated.connect(self.decline_button.click)
         self.buttons.addWidget(self.decline_button)
         self.buttons.addStretch(1)
         self.buttons.addWidget(self.cancel_button)
@@ -141,21 +149,22 @@ class ElicitationDialog(QDialog):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         requester, peer = self.request.requester, self.request.peer
-        server = plain_label(requester.label or "An unnamed MCP server", bold=True)
+        server = plain_label(requester.label or translate("Dialog", "An unnamed MCP server"), bold=True)
         server.setObjectName("server-name")
         font = QFont(server.font())
         font.setPointSizeF(font.pointSizeF() * 1.25)
         server.setFont(font)
-        server.setAccessibleName("Requesting server")
-        note = "Name reported by the server itself; not verified." if requester.label else \
-            "The server did not say who it is."
+        server.setAccessibleName(translate("Dialog", "Requesting server"))
+        note = translate("Dialog", "Name reported by the server itself; not verified.") if requester.label else \
+            translate("Dialog", "The server did not say who it is.")
         if requester.client_name:
-            note += f" Relayed by {requester.client_name}."
+            note += " " + translate("Dialog", "Relayed by {client}.").format(client=requester.client_name)
         hint = plain_label(note)
         hint.setObjectName("server-note")
-        process = plain_label("Asked by the local program " + (peer.label or "(unknown: the system did not tell)"))
+        process = plain_label(translate("Dialog", "Asked by the local program {program}").format(
+            program=peer.label or translate("Dialog", "(unknown: the system did not tell)")))
         process.setObjectName("process")
-        process.setAccessibleName("Requesting program")
+        process.setAccessibleName(translate("Dialog", "Requesting program"))
         for widget in (server, hint, process):
             layout.addWidget(widget)
         return box
@@ -232,8 +241,8 @@ class ElicitationDialog(QDialog):
             if button is not None:
                 button.setEnabled(False)
                 button.hide()
-        self.show_status("This request is no longer waiting: the program that asked has cancelled it or "
-                         "gone away. Nothing was sent.")
+        self.show_status(translate("Dialog", "This request is no longer waiting: the program that asked has cancelled it "
+                            "or gone away. Nothing was sent."))
         self.close_button.show()
         self.close_button.setFocus()
 

@@ -19,7 +19,8 @@ from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QScrollArea, QVBoxLay
 from ..elicitation import Accepted, ElicitationRequest
 from ..schema import FieldSpec, build_content, check_value, describe_constraints, looks_secret, validate_content
 from .base import ARM_DELAY_MS, ElicitationDialog, plain_label, warning_label
-from .widgets import FieldWidget, WidgetRegistry, escape_mnemonic, registry
+from .i18n import translate, translated
+from .widgets import FieldWidget, WidgetRegistry, assign_mnemonics, mnemonic_letter, registry
 
 __all__ = ["FormDialog"]
 
@@ -57,16 +58,16 @@ class FormDialog(ElicitationDialog):
         assert request.form is not None
         self.spec = request.form
         self.rows: dict[str, _Row] = {}
-        self.accept_button = self.add_commit_button("&Accept", "accept")
+        self.accept_button = self.add_commit_button(translate("FormDialog", "&Accept"), "accept")
 
         secrets = [f.title for f in self.spec.fields if looks_secret(f)]
         if secrets:
-            self.body.addWidget(warning_label(
-                "This form seems to ask for a secret (" + ", ".join(secrets) + "). MCP forbids servers to "
-                "ask for passwords, tokens or keys in a form. Decline unless you are sure."))
+            self.body.addWidget(warning_label(translate(
+                "FormDialog", "This form seems to ask for a secret ({fields}). MCP forbids servers to ask for "
+                "passwords, tokens or keys in a form. Decline unless you are sure.").format(fields=", ".join(secrets))))
 
         if any(f.required for f in self.spec.fields):
-            legend = plain_label("Fields marked * are required.", selectable=False)
+            legend = plain_label(translate("FormDialog", "Fields marked * are required."), selectable=False)
             legend.setObjectName("required-legend")
             self.body.addWidget(legend)
         form_box = QWidget()
@@ -75,8 +76,11 @@ class FormDialog(ElicitationDialog):
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         form.setContentsMargins(0, 0, 0, 0)
-        for spec in self.spec.fields:
-            self.rows[spec.name] = self._add_row(form, spec, widgets)
+        taken = "d" + "".join(mnemonic_letter(b.text()) for b in (self.decline_button, self.cancel_button,
+                                                                  self.close_button, self.accept_button))
+        mnemonics = assign_mnemonics([f.title for f in self.spec.fields], reserved=taken)
+        for spec, label_text in zip(self.spec.fields, mnemonics):
+            self.rows[spec.name] = self._add_row(form, spec, widgets, label_text)
         if not self.spec.fields:
             form_box.hide()
         scroll = QScrollArea()
@@ -90,17 +94,18 @@ class FormDialog(ElicitationDialog):
         self._fit_height(form_box)
         self._validate()
 
-    def _add_row(self, form: QFormLayout, spec: FieldSpec, widgets: WidgetRegistry) -> _Row:
-        adapter = widgets.pick(spec)
+    def _add_row(self, form: QFormLayout, spec: FieldSpec, widgets: WidgetRegistry, label_text: str) -> _Row:
+        adapter = widgets.pick(spec, label_text)
         adapter.setParent(self)
-        constraints = describe_constraints(spec)
+        constraints = translated(describe_constraints(spec))
         description = " ".join(filter(None, (spec.description, constraints)))
         cell = QWidget()
         column = QVBoxLayout(cell)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(2)
         column.addWidget(adapter.widget)
-        shown_hint = " ".join(filter(None, (spec.description, describe_constraints(replace(spec, required=False)))))
+        shown_hint = " ".join(filter(None, (spec.description,
+                                            translated(describe_constraints(replace(spec, required=False))))))
         if shown_hint:
             hint = plain_label(shown_hint)
             hint.setObjectName(f"field-{spec.name}-description")
@@ -115,7 +120,7 @@ class FormDialog(ElicitationDialog):
         if adapter.labels_itself:
             form.addRow(cell)
         else:
-            label = QLabel(escape_mnemonic(spec.title) + (" *" if spec.required else ""))
+            label = QLabel(label_text + (" *" if spec.required else ""))
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setObjectName(f"field-{spec.name}-label")
             label.setBuddy(adapter.focus_target)
@@ -161,7 +166,7 @@ class FormDialog(ElicitationDialog):
             _value, problem = row.current()
             if problem:
                 invalid.append(row)
-            shown = problem if (problem and row.revealed) else ""
+            shown = translated(problem) if (problem and row.revealed) else ""
             if row.error.text() != shown:
                 row.error.setText(("⚠ " + shown) if shown else "")
                 row.error.setVisible(bool(shown))
@@ -193,7 +198,8 @@ class FormDialog(ElicitationDialog):
         invalid = self._validate()
         if invalid:
             invalid[0].adapter.focus_target.setFocus(Qt.FocusReason.OtherFocusReason)
-            self.show_status("Please correct the highlighted field" + ("s" if len(invalid) > 1 else "") + ".")
+            self.show_status(translate("FormDialog", "Please correct the highlighted field.") if len(invalid) == 1
+                             else translate("FormDialog", "Please correct the highlighted fields."))
             return False
         if not self.is_armed:
             return False
@@ -201,7 +207,8 @@ class FormDialog(ElicitationDialog):
         content = build_content(self.spec, values)
         problems = validate_content(self.spec, content)
         if problems:  # a bug in our own checks: never send what the schema rejects
-            self.show_status("This answer does not fit the request: " + "; ".join(p.message for p in problems))
+            self.show_status(translate("FormDialog", "This answer does not fit the request: {problems}").format(
+                problems="; ".join(p.message for p in problems)))
             return False
         self.finish(Accepted(content))
         return True

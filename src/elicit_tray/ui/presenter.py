@@ -19,6 +19,7 @@ from PySide6.QtGui import QDesktopServices, QGuiApplication
 from ..elicitation import ElicitationRequest, Failed, Outcome
 from .base import ARM_DELAY_MS, ElicitationDialog
 from .form_dialog import FormDialog
+from .i18n import translate
 from .url_dialog import BrowserOpener, UrlDialog
 from .widgets import WidgetRegistry, registry
 
@@ -114,7 +115,7 @@ class Presenter(QObject):
     @staticmethod
     def summary(request: ElicitationRequest) -> str:
         """One line for menus and notifications: who asks and what."""
-        who = request.requester.label or request.peer.label or "A local program"
+        who = request.requester.label or request.peer.label or translate("Presenter", "A local program")
         what = (request.message or "").splitlines()[0] if request.message else ""
         if len(what) > 60:
             what = what[:57] + "…"

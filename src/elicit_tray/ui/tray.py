@@ -12,6 +12,7 @@ from typing import Callable
 from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 
+from .i18n import translate
 from .presenter import Presenter
 
 __all__ = ["Tray", "app_icon"]
@@ -23,6 +24,13 @@ def app_icon(pending: bool = False) -> QIcon:
     ref = resources.files("elicit_tray") / "resources" / "icons" / name
     with resources.as_file(ref) as path:
         return QIcon(str(path))
+
+
+def _waiting(count: int) -> str:
+    """"1 request waiting" / "N requests waiting", in the user's language."""
+    if count == 1:
+        return translate("Tray", "1 request waiting")
+    return translate("Tray", "{count} requests waiting").format(count=count)
 
 
 class Tray(QSystemTrayIcon):
@@ -39,7 +47,7 @@ class Tray(QSystemTrayIcon):
         self.menu = QMenu()
         self.menu.aboutToShow.connect(self.rebuild)
         self.setContextMenu(self.menu)
-        self.setToolTip("elicit-tray: no requests waiting")
+        self.setToolTip(translate("Tray", "elicit-tray: no requests waiting"))
         presenter.pending_changed.connect(self.update_state)
         presenter.request_shown.connect(self.announce)
         self.rebuild()
@@ -48,20 +56,18 @@ class Tray(QSystemTrayIcon):
         """Icon and tooltip follow the number of waiting requests."""
         count = len(self.presenter.dialogs)
         self.setIcon(app_icon(pending=count > 0))
-        self.setToolTip(f"elicit-tray: {count} request{'s' if count != 1 else ''} waiting" if count
-                        else "elicit-tray: no requests waiting")
+        self.setToolTip(("elicit-tray: " + _waiting(count)) if count else translate("Tray", "elicit-tray: no requests waiting"))
 
     def announce(self, summary: str) -> None:
         """A short notification when a dialog appears (it may not get focus by itself)."""
         if self.isVisible() and self.supportsMessages():
-            self.showMessage("A server asks for your input", summary, app_icon(), 4000)
+            self.showMessage(translate("Tray", "A server asks for your input"), summary, app_icon(), 4000)
 
     def rebuild(self) -> None:
         """Recreate the menu from the current pending requests."""
         self.menu.clear()
         dialogs = self.presenter.dialogs
-        header = QAction(f"{len(dialogs)} request{'s' if len(dialogs) != 1 else ''} waiting" if dialogs
-                         else "No requests waiting", self.menu)
+        header = QAction(_waiting(len(dialogs)) if dialogs else translate("Tray", "No requests waiting"), self.menu)
         header.setEnabled(False)
         self.menu.addAction(header)
         for key, dialog in dialogs.items():
@@ -69,10 +75,10 @@ class Tray(QSystemTrayIcon):
             action.triggered.connect(lambda _=False, k=key: self.presenter.focus(k))
             self.menu.addAction(action)
         self.menu.addSeparator()
-        dismiss = QAction("&Dismiss all (answer cancel)", self.menu)
+        dismiss = QAction(translate("Tray", "&Dismiss all (answer cancel)"), self.menu)
         dismiss.setEnabled(bool(dialogs))
         dismiss.triggered.connect(self.presenter.dismiss_all)
         self.menu.addAction(dismiss)
-        quit_action = QAction("&Quit elicit-tray", self.menu)
+        quit_action = QAction(translate("Tray", "&Quit elicit-tray"), self.menu)
         quit_action.triggered.connect(lambda _=False: self.on_quit())
         self.menu.addAction(quit_action)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit
 from ..elicitation import Accepted, ElicitationRequest
 from ..urlcheck import REASONS, visible_url
 from .base import ARM_DELAY_MS, ElicitationDialog, plain_label, warning_label
+from .i18n import translate
 
 __all__ = ["UrlDialog", "BrowserOpener"]
 
@@ -29,7 +30,8 @@ BrowserOpener = Callable[[str], bool]
 
 
 def _describe_reason(reason: str) -> str:
-    return REASONS.get(reason, reason)
+    """The plain-words sentence of a reason id, in the user's language (context "UrlReasons")."""
+    return translate("UrlReasons", REASONS[reason]) if reason in REASONS else reason
 
 
 class UrlDialog(ElicitationDialog):
@@ -49,14 +51,14 @@ class UrlDialog(ElicitationDialog):
         self.browser_opened = False
         self.waiting = False
 
-        self.body.addWidget(plain_label("The server asks you to open this address in your web browser:"))
+        self.body.addWidget(plain_label(translate("UrlDialog", "The server asks you to open this address in your web browser:")))
         url_box = QPlainTextEdit()
         url_box.setObjectName("full-url")
         url_box.setReadOnly(True)
         url_box.setPlainText(visible_url(request.url))
         url_box.setWordWrapMode(QTextOption.WrapMode.WrapAnywhere)
         url_box.setTabChangesFocus(True)
-        url_box.setAccessibleName("Full address")
+        url_box.setAccessibleName(translate("UrlDialog", "Full address"))
         url_box.setFont(QFont("monospace"))
         metrics = url_box.fontMetrics()
         url_box.setFixedHeight(metrics.lineSpacing() * min(6, 2 + len(request.url) // 60) + 12)
@@ -70,34 +72,38 @@ class UrlDialog(ElicitationDialog):
         self.host_label.setWordWrap(True)
         before, domain, after = analysis.host_parts()
         if analysis.display_host:
-            big = "font-size: large;"
-            self.host_label.setText(
-                f'<span style="{big}">Website: {html.escape(before)}<b><u>{html.escape(domain)}</u></b>'
-                f"{html.escape(after)}</span>")
+            host_markup = (f"{html.escape(before)}<b><u>{html.escape(domain)}</u></b>{html.escape(after)}")
+            self.host_label.setText('<span style="font-size: large;">' + html.escape(translate("UrlDialog", "Website:"))
+                                    + f" {host_markup}</span>")
             site = analysis.registrable_domain or analysis.display_host
-            self.host_label.setAccessibleName(f"Website {analysis.display_host}, which belongs to {site}")
+            self.host_label.setAccessibleName(translate("UrlDialog", "Website {host}, which belongs to {site}").format(
+                host=analysis.display_host, site=site))
             self.body.addWidget(self.host_label)
             if analysis.registrable_domain:
-                owner = plain_label(f"This address belongs to the site {analysis.registrable_domain}.")
+                owner = plain_label(translate("UrlDialog", "This address belongs to the site {site}.").format(
+                    site=analysis.registrable_domain))
                 owner.setObjectName("registrable-domain")
                 self.body.addWidget(owner)
             if analysis.unicode_host and analysis.ascii_host and analysis.unicode_host != analysis.ascii_host:
-                forms = plain_label(f"The name contains international characters. Decoded (Unicode) it reads "
-                                    f"“{analysis.unicode_host}”; its coded form (Punycode) is {analysis.ascii_host}.")
+                forms = plain_label(translate("UrlDialog", "The name contains international characters. Decoded (Unicode) "
+                                       "it reads “{unicode}”; its coded form (Punycode) is {punycode}.").format(
+                    unicode=analysis.unicode_host, punycode=analysis.ascii_host))
                 forms.setObjectName("host-forms")
                 self.body.addWidget(forms)
 
         self.warnings: list[str] = [_describe_reason(r) for r in analysis.reasons]
         if analysis.verdict == "refuse":
-            head = "This address cannot be opened"
             if analysis.scheme and analysis.scheme not in ("http", "https"):
-                head += f" (its scheme is “{analysis.scheme}:”)"
-            self.body.addWidget(warning_label(head + ". " + " ".join(self.warnings)))
+                head = translate("UrlDialog", "This address cannot be opened (its scheme is “{scheme}:”).").format(
+                    scheme=analysis.scheme)
+            else:
+                head = translate("UrlDialog", "This address cannot be opened.")
+            self.body.addWidget(warning_label(head + " " + " ".join(self.warnings)))
         elif self.warnings:
-            self.body.addWidget(warning_label("Be careful before opening this address.\n"
+            self.body.addWidget(warning_label(translate("UrlDialog", "Be careful before opening this address.") + "\n"
                                               + "\n".join("• " + w for w in self.warnings)))
-        self.open_button = self.add_commit_button("&Open in browser", "open")
-        self.open_button.setToolTip("Open the address in your web browser; the server is told you agreed")
+        self.open_button = self.add_commit_button(translate("UrlDialog", "&Open in browser"), "open")
+        self.open_button.setToolTip(translate("UrlDialog", "Open the address in your web browser; the server is told you agreed"))
         self.cancel_button.setDefault(False)
 
     def can_commit(self) -> bool:
@@ -114,8 +120,8 @@ class UrlDialog(ElicitationDialog):
         href = self.analysis.href
         assert href is not None
         if not self.opener(href):
-            self.show_status("The web browser could not be started. You can copy the address above, "
-                             "or decline or cancel.")
+            self.show_status(translate("UrlDialog", "The web browser could not be started. You can copy the address "
+                                "above, or decline or cancel."))
             return
         self.browser_opened = True
         if self.request.elicitation_id:
@@ -129,8 +135,8 @@ class UrlDialog(ElicitationDialog):
         """After consent: wait for the server's completion notice; the user may close."""
         for button in (self.decline_button, self.cancel_button, self.open_button):
             button.hide()
-        self.show_status("Opened in your browser. Waiting for the server to confirm that you have finished… "
-                         "You can close this window at any time.")
+        self.show_status(translate("UrlDialog", "Opened in your browser. Waiting for the server to confirm that you have "
+                            "finished… You can close this window at any time."))
         self.close_button.show()
         self.close_button.setFocus()
 
@@ -139,5 +145,5 @@ class UrlDialog(ElicitationDialog):
         if not self.waiting:
             return
         self.waiting = False
-        self.show_status("The server confirmed that you have finished. This window closes by itself.")
+        self.show_status(translate("UrlDialog", "The server confirmed that you have finished. This window closes by itself."))
         QTimer.singleShot(1500, self.close)

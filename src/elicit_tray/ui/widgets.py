@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..schema import FieldKind, FieldSpec, coerce_number
+from .i18n import translate
 
 __all__ = ["FieldWidget", "WidgetRegistry", "registry", "RADIO_MAX_OPTIONS", "escape_mnemonic"]
 
@@ -38,12 +39,42 @@ __all__ = ["FieldWidget", "WidgetRegistry", "registry", "RADIO_MAX_OPTIONS", "es
 RADIO_MAX_OPTIONS = 4
 #: Sentinel date meaning "no date" in the date pickers (shown as the empty special text).
 _NO_DATE = QDate(1753, 1, 1)
-_EMPTY_TEXT = "Not set"
 
 
 def escape_mnemonic(text: str) -> str:
     """Server text for a widget whose text is parsed for ``&`` mnemonics: ``&`` -> ``&&``."""
     return text.replace("&", "&&")
+
+
+def mnemonic_letter(text: str) -> str:
+    """The lower-case letter after a single ``&`` in a widget text, or ``""``."""
+    index = 0
+    while (index := text.find("&", index)) >= 0 and index + 1 < len(text):
+        if text[index + 1] != "&":
+            return text[index + 1].lower()
+        index += 2
+    return ""
+
+
+def assign_mnemonics(titles: list[str], reserved: str = "") -> list[str]:
+    """Label texts for ``titles`` with a unique Alt+letter mnemonic each where one is free.
+
+    Server ``&`` are escaped; the first letter or digit of a title not yet taken (nor in
+    ``reserved``, e.g. the buttons' letters) gets the ``&``; a title without a free one gets
+    none. Returns the texts in order.
+    """
+    taken = set(reserved.lower())
+    out = []
+    for title in titles:
+        text = escape_mnemonic(title)
+        for index, char in enumerate(title):
+            if char.isalnum() and char.lower() not in taken and char.isascii():
+                taken.add(char.lower())
+                position = len(escape_mnemonic(title[:index]))
+                text = text[:position] + "&" + text[position:]
+                break
+        out.append(text)
+    return out
 
 
 class FieldWidget(QObject):
@@ -75,6 +106,9 @@ class FieldWidget(QObject):
     def set_enabled(self, enabled: bool) -> None:
         """Enable or disable every control of the field."""
         self.widget.setEnabled(enabled)
+
+    def set_label(self, text: str) -> None:
+        """For controls that label themselves: show ``text`` (may hold an ``&`` mnemonic)."""
 
 
 class TextField(FieldWidget):
@@ -141,6 +175,9 @@ class BooleanField(FieldWidget):
         self._given = True
         self.changed.emit()
 
+    def set_label(self, text: str) -> None:
+        self.box.setText(text)
+
     def value(self) -> tuple[Any, str | None]:
         return (self.box.isChecked() if self._given else None), None
 
@@ -159,7 +196,7 @@ class _DatePart(FieldWidget):
         super().__init__(spec)
         edit = self.editor_class()
         edit.setCalendarPopup(True)
-        edit.setSpecialValueText(_EMPTY_TEXT)
+        edit.setSpecialValueText(translate("Widgets", "Not set"))
         edit.setMinimumDate(_NO_DATE)
         self.edit = edit
         self._clear()
@@ -172,8 +209,8 @@ class _DatePart(FieldWidget):
         self.clear_button: QToolButton | None = None
         if not spec.required:
             clear = QToolButton()
-            clear.setText("Clear")
-            clear.setAccessibleName(f"Clear {spec.title}")
+            clear.setText(translate("Widgets", "Clear"))
+            clear.setAccessibleName(translate("Widgets", "Clear {field}").format(field=spec.title))
             clear.clicked.connect(self._clear)
             row.addWidget(clear)
             self.clear_button = clear
@@ -251,11 +288,11 @@ class ComboSelect(FieldWidget):
         combo = QComboBox()
         self._offset = 0
         if not spec.required:
-            combo.addItem(_EMPTY_TEXT, None)
+            combo.addItem(translate("Widgets", "Not set"), None)
             self._offset = 1
         for option in spec.options:
             combo.addItem(option.title, option.value)
-        combo.setPlaceholderText("Choose…")
+        combo.setPlaceholderText(translate("Widgets", "Choose…"))
         combo.setCurrentIndex(0 if not spec.required else -1)
         combo.currentIndexChanged.connect(self.changed)
         self.widget = self.focus_target = combo
@@ -321,9 +358,13 @@ class MultiSelect(FieldWidget):
             layout.addWidget(box)
             self.boxes.append(box)
         self.widget = group
+        self.group = group
         self.focus_target = self.boxes[0]
         self.controls = list(self.boxes)
         self._given = False
+
+    def set_label(self, text: str) -> None:
+        self.group.setTitle(text + (" *" if self.spec.required else ""))
 
     def _touch(self) -> None:
         self._given = True
@@ -373,9 +414,12 @@ class WidgetRegistry:
             return "radio"
         return spec.kind
 
-    def pick(self, spec: FieldSpec) -> FieldWidget:
-        """Build the adapter for ``spec`` and apply its default."""
+    def pick(self, spec: FieldSpec, label_text: str | None = None) -> FieldWidget:
+        """Build the adapter for ``spec`` and apply its default. ``label_text`` (with its
+        ``&`` mnemonic) is used by controls that label themselves (checkbox, group box)."""
         adapter = self.table[self.key(spec)](spec)
+        if label_text is not None and adapter.labels_itself:
+            adapter.set_label(label_text)
         if spec.default is not None:
             adapter.set_value(spec.default)
         return adapter

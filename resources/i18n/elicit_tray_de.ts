@@ -1,0 +1,372 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>Dialog</name>
+    <message>
+        <source>Warning</source>
+        <extracomment>How long Accept/Open stay disabled after a dialog appears (ms), against click-jacking and keystrokes meant for another window. Width of a dialog in pixels before the user resizes it (text wraps within it).</extracomment>
+        <translation>Warnung</translation>
+    </message>
+    <message>
+        <source>{who} asks — elicit-tray</source>
+        <translation>{who} fragt — elicit-tray</translation>
+    </message>
+    <message>
+        <source>A local program asks — elicit-tray</source>
+        <translation>Ein lokales Programm fragt — elicit-tray</translation>
+    </message>
+    <message>
+        <source>Message from the server</source>
+        <translation>Nachricht des Servers</translation>
+    </message>
+    <message>
+        <source>&amp;Decline</source>
+        <translation>&amp;Ablehnen</translation>
+    </message>
+    <message>
+        <source>Say no to this request (Alt+D)</source>
+        <translation>Diese Anfrage ablehnen (Alt+D)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Dismiss without answering (Esc)</source>
+        <translation>Schließen, ohne zu antworten (Esc)</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>&amp;Schließen</translation>
+    </message>
+    <message>
+        <source>An unnamed MCP server</source>
+        <translation>Ein MCP-Server ohne Namen</translation>
+    </message>
+    <message>
+        <source>Requesting server</source>
+        <translation>Anfragender Server</translation>
+    </message>
+    <message>
+        <source>Name reported by the server itself; not verified.</source>
+        <translation>Der Name stammt vom Server selbst und ist nicht geprüft.</translation>
+    </message>
+    <message>
+        <source>The server did not say who it is.</source>
+        <translation>Der Server hat nicht angegeben, wer er ist.</translation>
+    </message>
+    <message>
+        <source>Relayed by {client}.</source>
+        <translation>Weitergeleitet von {client}.</translation>
+    </message>
+    <message>
+        <source>Asked by the local program {program}</source>
+        <translation>Gefragt vom lokalen Programm {program}</translation>
+    </message>
+    <message>
+        <source>(unknown: the system did not tell)</source>
+        <translation>(unbekannt: das System gibt es nicht an)</translation>
+    </message>
+    <message>
+        <source>Requesting program</source>
+        <translation>Anfragendes Programm</translation>
+    </message>
+    <message>
+        <source>This request is no longer waiting: the program that asked has cancelled it or gone away. Nothing was sent.</source>
+        <translation>Diese Anfrage wartet nicht mehr: Das fragende Programm hat sie abgebrochen oder wurde beendet. Es wurde nichts gesendet.</translation>
+    </message>
+</context>
+<context>
+    <name>FormDialog</name>
+    <message>
+        <source>&amp;Accept</source>
+        <translation>&amp;Bestätigen</translation>
+    </message>
+    <message>
+        <source>This form seems to ask for a secret ({fields}). MCP forbids servers to ask for passwords, tokens or keys in a form. Decline unless you are sure.</source>
+        <translation>Dieses Formular scheint nach einem Geheimnis zu fragen ({fields}). MCP verbietet Servern, in Formularen nach Passwörtern, Tokens oder Schlüsseln zu fragen. Lehnen Sie ab, wenn Sie nicht sicher sind.</translation>
+    </message>
+    <message>
+        <source>Fields marked * are required.</source>
+        <translation>Mit * markierte Felder sind Pflichtfelder.</translation>
+    </message>
+    <message>
+        <source>Please correct the highlighted field.</source>
+        <translation>Bitte korrigieren Sie das markierte Feld.</translation>
+    </message>
+    <message>
+        <source>Please correct the highlighted fields.</source>
+        <translation>Bitte korrigieren Sie die markierten Felder.</translation>
+    </message>
+    <message>
+        <source>This answer does not fit the request: {problems}</source>
+        <translation>Diese Antwort passt nicht zur Anfrage: {problems}</translation>
+    </message>
+</context>
+<context>
+    <name>Presenter</name>
+    <message>
+        <source>A local program</source>
+        <translation>Ein lokales Programm</translation>
+    </message>
+</context>
+<context>
+    <name>Tray</name>
+    <message>
+        <source>1 request waiting</source>
+        <translation>1 Anfrage wartet</translation>
+    </message>
+    <message>
+        <source>{count} requests waiting</source>
+        <translation>{count} Anfragen warten</translation>
+    </message>
+    <message>
+        <source>elicit-tray: no requests waiting</source>
+        <translation>elicit-tray: keine wartenden Anfragen</translation>
+    </message>
+    <message>
+        <source>A server asks for your input</source>
+        <translation>Ein Server bittet um Ihre Eingabe</translation>
+    </message>
+    <message>
+        <source>No requests waiting</source>
+        <translation>Keine wartenden Anfragen</translation>
+    </message>
+    <message>
+        <source>&amp;Dismiss all (answer cancel)</source>
+        <translation>Alle &amp;verwerfen (Antwort: Abbrechen)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit elicit-tray</source>
+        <translation>elicit-tray &amp;beenden</translation>
+    </message>
+</context>
+<context>
+    <name>UrlDialog</name>
+    <message>
+        <source>The server asks you to open this address in your web browser:</source>
+        <extracomment>Opens an ASCII href in the system browser; returns whether the system accepted it.</extracomment>
+        <translation>Der Server bittet Sie, diese Adresse in Ihrem Webbrowser zu öffnen:</translation>
+    </message>
+    <message>
+        <source>Full address</source>
+        <translation>Vollständige Adresse</translation>
+    </message>
+    <message>
+        <source>Website:</source>
+        <translation>Website:</translation>
+    </message>
+    <message>
+        <source>Website {host}, which belongs to {site}</source>
+        <translation>Website {host}, gehört zu {site}</translation>
+    </message>
+    <message>
+        <source>This address belongs to the site {site}.</source>
+        <translation>Diese Adresse gehört zur Website {site}.</translation>
+    </message>
+    <message>
+        <source>The name contains international characters. Decoded (Unicode) it reads “{unicode}”; its coded form (Punycode) is {punycode}.</source>
+        <translation>Der Name enthält internationale Zeichen. Entschlüsselt (Unicode) lautet er „{unicode}“; seine codierte Form (Punycode) ist {punycode}.</translation>
+    </message>
+    <message>
+        <source>This address cannot be opened (its scheme is “{scheme}:”).</source>
+        <translation>Diese Adresse kann nicht geöffnet werden (ihr Schema ist „{scheme}:“).</translation>
+    </message>
+    <message>
+        <source>This address cannot be opened.</source>
+        <translation>Diese Adresse kann nicht geöffnet werden.</translation>
+    </message>
+    <message>
+        <source>Be careful before opening this address.</source>
+        <translation>Seien Sie vorsichtig, bevor Sie diese Adresse öffnen.</translation>
+    </message>
+    <message>
+        <source>&amp;Open in browser</source>
+        <translation>Im Browser ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <source>Open the address in your web browser; the server is told you agreed</source>
+        <translation>Die Adresse im Webbrowser öffnen; der Server erfährt, dass Sie zugestimmt haben</translation>
+    </message>
+    <message>
+        <source>The web browser could not be started. You can copy the address above, or decline or cancel.</source>
+        <translation>Der Webbrowser konnte nicht gestartet werden. Sie können die Adresse oben kopieren, ablehnen oder abbrechen.</translation>
+    </message>
+    <message>
+        <source>Opened in your browser. Waiting for the server to confirm that you have finished… You can close this window at any time.</source>
+        <translation>Im Browser geöffnet. Warten auf die Bestätigung des Servers, dass Sie fertig sind … Sie können dieses Fenster jederzeit schließen.</translation>
+    </message>
+    <message>
+        <source>The server confirmed that you have finished. This window closes by itself.</source>
+        <translation>Der Server hat bestätigt, dass Sie fertig sind. Dieses Fenster schließt sich von selbst.</translation>
+    </message>
+</context>
+<context>
+    <name>Validation</name>
+    <message>
+        <source>Enter a whole number.</source>
+        <extracomment>Longest time (seconds) one ``pattern`` match may take before it is treated as a mismatch. Matched against words (camelCase and snake_case split, lower case), so "footprint" is not "otp".</extracomment>
+        <translation>Geben Sie eine ganze Zahl ein.</translation>
+    </message>
+    <message>
+        <source>Enter a number, such as 3 or 2.5.</source>
+        <translation>Geben Sie eine Zahl ein, etwa 3 oder 2.5.</translation>
+    </message>
+    <message>
+        <source>Enter a number of a reasonable size.</source>
+        <translation>Geben Sie eine Zahl von vernünftiger Größe ein.</translation>
+    </message>
+    <message>
+        <source>Choose at least {count}.</source>
+        <translation>Wählen Sie mindestens {count}.</translation>
+    </message>
+    <message>
+        <source>This field is required.</source>
+        <translation>Dieses Feld ist ein Pflichtfeld.</translation>
+    </message>
+    <message>
+        <source>The minimum is {minimum}.</source>
+        <translation>Das Minimum ist {minimum}.</translation>
+    </message>
+    <message>
+        <source>The maximum is {maximum}.</source>
+        <translation>Das Maximum ist {maximum}.</translation>
+    </message>
+    <message>
+        <source>Choose one of the options.</source>
+        <translation>Wählen Sie eine der Optionen.</translation>
+    </message>
+    <message>
+        <source>Choose only from the options.</source>
+        <translation>Wählen Sie nur aus den Optionen.</translation>
+    </message>
+    <message>
+        <source>Choose each option only once.</source>
+        <translation>Wählen Sie jede Option nur einmal.</translation>
+    </message>
+    <message>
+        <source>Choose at most {count}.</source>
+        <translation>Wählen Sie höchstens {count}.</translation>
+    </message>
+    <message>
+        <source>Enter at least {count} characters.</source>
+        <translation>Geben Sie mindestens {count} Zeichen ein.</translation>
+    </message>
+    <message>
+        <source>Enter at most {count} characters.</source>
+        <translation>Geben Sie höchstens {count} Zeichen ein.</translation>
+    </message>
+    <message>
+        <source>Enter a date as YYYY-MM-DD.</source>
+        <translation>Geben Sie ein Datum als JJJJ-MM-TT ein.</translation>
+    </message>
+    <message>
+        <source>Enter a date and time with an offset, such as 2026-05-01T09:30:00+02:00.</source>
+        <translation>Geben Sie Datum und Uhrzeit mit Zeitzonenversatz ein, etwa 2026-05-01T09:30:00+02:00.</translation>
+    </message>
+    <message>
+        <source>Enter an email address, such as name@example.com.</source>
+        <translation>Geben Sie eine E-Mail-Adresse ein, etwa name@example.com.</translation>
+    </message>
+    <message>
+        <source>Enter a full address with its scheme, such as https://example.com/.</source>
+        <translation>Geben Sie eine vollständige Adresse mit Schema ein, etwa https://example.com/.</translation>
+    </message>
+    <message>
+        <source>The value does not have the expected form.</source>
+        <translation>Der Wert hat nicht die erwartete Form.</translation>
+    </message>
+    <message>
+        <source>Required.</source>
+        <translation>Pflichtfeld.</translation>
+    </message>
+    <message>
+        <source>Whole number between {low} and {high}.</source>
+        <translation>Ganze Zahl zwischen {low} und {high}.</translation>
+    </message>
+    <message>
+        <source>Whole number of at least {low}.</source>
+        <translation>Ganze Zahl, mindestens {low}.</translation>
+    </message>
+    <message>
+        <source>Whole number of at most {high}.</source>
+        <translation>Ganze Zahl, höchstens {high}.</translation>
+    </message>
+    <message>
+        <source>Whole number.</source>
+        <translation>Ganze Zahl.</translation>
+    </message>
+    <message>
+        <source>Number between {low} and {high}.</source>
+        <translation>Zahl zwischen {low} und {high}.</translation>
+    </message>
+    <message>
+        <source>Number of at least {low}.</source>
+        <translation>Zahl, mindestens {low}.</translation>
+    </message>
+    <message>
+        <source>Number of at most {high}.</source>
+        <translation>Zahl, höchstens {high}.</translation>
+    </message>
+    <message>
+        <source>Number.</source>
+        <translation>Zahl.</translation>
+    </message>
+    <message>
+        <source>{low} to {high} characters.</source>
+        <translation>{low} bis {high} Zeichen.</translation>
+    </message>
+    <message>
+        <source>At least {count} characters.</source>
+        <translation>Mindestens {count} Zeichen.</translation>
+    </message>
+    <message>
+        <source>At most {count} characters.</source>
+        <translation>Höchstens {count} Zeichen.</translation>
+    </message>
+    <message>
+        <source>An email address.</source>
+        <translation>Eine E-Mail-Adresse.</translation>
+    </message>
+    <message>
+        <source>A web address.</source>
+        <translation>Eine Webadresse.</translation>
+    </message>
+    <message>
+        <source>A date.</source>
+        <translation>Ein Datum.</translation>
+    </message>
+    <message>
+        <source>A date and time.</source>
+        <translation>Datum und Uhrzeit.</translation>
+    </message>
+    <message>
+        <source>Choose {low} to {high}.</source>
+        <translation>Wählen Sie {low} bis {high}.</translation>
+    </message>
+    <message>
+        <source>Choose {count}.</source>
+        <translation>Wählen Sie {count}.</translation>
+    </message>
+</context>
+<context>
+    <name>Widgets</name>
+    <message>
+        <source>Not set</source>
+        <extracomment>A required single-select with at most this many options is a radio group, else a combo box. Sentinel date meaning "no date" in the date pickers (shown as the empty special text). Whether the row label is the control's own text (checkbox, group box title).</extracomment>
+        <translation>Nicht gesetzt</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Leeren</translation>
+    </message>
+    <message>
+        <source>Clear {field}</source>
+        <translation>{field} leeren</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Auswählen …</translation>
+    </message>
+</context>
+</TS>

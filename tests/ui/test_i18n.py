@@ -1,0 +1,76 @@
+"""The app's own chrome is translatable and translated; the system locale is followed; a
+right-to-left locale mirrors the layout. Server text is shown as sent."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QLocale, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from elicit_tray.ui.i18n import available_languages, install_translations
+from tests.ui.harness import Tray, shown_texts
+
+REPO = Path(__file__).resolve().parents[2]
+TS = REPO / "resources" / "i18n" / "elicit_tray_de.ts"
+SOURCES = sorted(str(p) for p in (REPO / "src" / "elicit_tray" / "ui").glob("*.py")) + [
+    str(REPO / "src" / "elicit_tray" / "schema" / "values.py")]
+FORM = {"message": "Wie viele? <b>", "requestedSchema": {"type": "object", "properties": {
+    "copies": {"type": "integer", "title": "Copies", "minimum": 1, "maximum": 10}}, "required": ["copies"]}}
+
+
+def _messages(path: Path) -> dict[tuple[str, str], ET.Element]:
+    root = ET.parse(path).getroot()
+    return {(c.findtext("name"), m.findtext("source")): m.find("translation")
+            for c in root.iter("context") for m in c.iter("message")}
+
+
+@pytest.fixture
+def locale():
+    yield install_translations
+    install_translations(QLocale("en_US"))
+
+
+def test_every_string_of_the_chrome_is_in_the_german_catalogue_and_translated(tmp_path):
+    fresh = tmp_path / "fresh.ts"
+    tool = Path(sys.executable).parent / "pyside6-lupdate"  # installed with PySide6, beside python
+    subprocess.run([str(tool), "-silent", "-locations", "none", *SOURCES, "-ts", str(fresh)], check=True,
+                   capture_output=True, timeout=120)
+    extracted = set(_messages(fresh))
+    shipped = _messages(TS)
+    assert extracted - set(shipped) == set(), "run scripts/i18n.sh update and translate the new strings"
+    unfinished = [key for key, t in shipped.items() if t.get("type") == "unfinished" or not t.text]
+    assert unfinished == []
+
+
+def test_the_compiled_catalogue_ships_in_the_package():
+    assert available_languages() == ["de"]
+
+
+def test_a_german_system_gets_german_chrome_and_server_text_as_sent(aio, locale):
+    assert locale(QLocale("de_DE")) == "de"
+    tray = Tray(aio)
+    channel, dialog = tray.ask(FORM, [{"do": "submit"}])
+    texts = shown_texts(dialog)
+    assert "&Ablehnen" in texts and "&Bestätigen" in texts and "Abbrechen" in texts
+    assert "Ganze Zahl zwischen 1 und 10." in texts
+    assert dialog.errors() == {"copies": "Dieses Feld ist ein Pflichtfeld."}
+    assert dialog.message_label.text() == "Wie viele? <b>"
+    assert dialog.rows["copies"].label.text() == "&Copies *"  # server text; the mnemonic avoids the buttons
+    QTest.keyClick(dialog, Qt.Key.Key_D, Qt.KeyboardModifier.AltModifier)  # Alt+D declines in German too
+    assert tray.reply(channel)["result"] == {"action": "decline"}
+
+
+def test_a_right_to_left_locale_mirrors_the_layout(aio, locale):
+    assert locale(QLocale("ar_EG")) is None  # no Arabic catalogue: English text, mirrored layout
+    assert QApplication.layoutDirection() == Qt.LayoutDirection.RightToLeft
+    tray = Tray(aio)
+    channel, dialog = tray.ask(FORM, [])
+    assert dialog.isRightToLeft()
+    assert dialog.decline_button.mapTo(dialog, dialog.decline_button.rect().topLeft()).x() > dialog.width() // 2
+    tray.disconnect(channel)
