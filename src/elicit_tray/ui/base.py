@@ -24,7 +24,7 @@ from ..elicitation import Cancelled, Declined, ElicitationRequest, Outcome
 from .i18n import translate
 from .widgets import mnemonic_letter
 
-__all__ = ["ElicitationDialog", "ARM_DELAY_MS", "plain_label", "warning_label"]
+__all__ = ["ElicitationDialog", "ARM_DELAY_MS", "announce", "plain_label", "warning_label"]
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,15 @@ def plain_label(text: str, *, selectable: bool = True, bold: bool = False, wrap:
     return label
 
 
+def announce(widget: QWidget, text: str) -> None:
+    """Ask screen readers to speak ``text`` now (an accessibility announcement from ``widget``)."""
+    from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
+
+    event = QAccessibleAnnouncementEvent(widget, text)
+    event.setPoliteness(QAccessible.AnnouncementPoliteness.Assertive)
+    QAccessible.updateAccessibility(event)
+
+
 def warning_label(text: str) -> QLabel:
     """A framed warning: a sign and words, so the meaning never rests on colour alone."""
     label = plain_label("⚠ " + text)
@@ -60,8 +69,7 @@ def warning_label(text: str) -> QLabel:
     label.setFrameShape(QFrame.Shape.StyledPanel)
     label.setStyleSheet("QLabel#warning { background: palette(alternate-base); border: 2px solid #b35900;"
                         " border-radius: 4px; padding: 6px; }")
-    label.setAccessibleName(translate("Dialog", "Warning"))
-    label.setAccessibleDescription(text)
+    label.setAccessibleDescription(translate("Dialog", "Warning"))
     return label
 
 
@@ -103,7 +111,7 @@ class ElicitationDialog(QDialog):
         outer.addWidget(line)
         self.message_label = plain_label(request.message or "", bold=True)
         self.message_label.setObjectName("message")
-        self.message_label.setAccessibleName(translate("Dialog", "Message from the server"))
+        self.message_label.setAccessibleDescription(translate("Dialog", "Message from the server"))
         outer.addWidget(self.message_label)
         self.body = QVBoxLayout()
         self.body.setSpacing(8)
@@ -154,7 +162,7 @@ class ElicitationDialog(QDialog):
         font = QFont(server.font())
         font.setPointSizeF(font.pointSizeF() * 1.25)
         server.setFont(font)
-        server.setAccessibleName(translate("Dialog", "Requesting server"))
+        server.setAccessibleDescription(translate("Dialog", "Requesting server"))
         note = translate("Dialog", "Name reported by the server itself; not verified.") if requester.label else \
             translate("Dialog", "The server did not say who it is.")
         if requester.client_name:
@@ -164,7 +172,7 @@ class ElicitationDialog(QDialog):
         process = plain_label(translate("Dialog", "Asked by the local program {program}").format(
             program=peer.label or translate("Dialog", "(unknown: the system did not tell)")))
         process.setObjectName("process")
-        process.setAccessibleName(translate("Dialog", "Requesting program"))
+        process.setAccessibleDescription(translate("Dialog", "Requesting program"))
         for widget in (server, hint, process):
             layout.addWidget(widget)
         return box

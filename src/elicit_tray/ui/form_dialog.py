@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QScrollArea, QVBoxLay
 
 from ..elicitation import Accepted, ElicitationRequest
 from ..schema import FieldSpec, build_content, check_value, describe_constraints, looks_secret, validate_content
-from .base import ARM_DELAY_MS, ElicitationDialog, plain_label, warning_label
+from .base import ARM_DELAY_MS, ElicitationDialog, announce, plain_label, warning_label
 from .i18n import translate, translated
 from .widgets import FieldWidget, WidgetRegistry, assign_mnemonics, mnemonic_letter, registry
 
@@ -38,6 +38,12 @@ class _Row:
     @property
     def spec(self) -> FieldSpec:
         return self.adapter.spec
+
+    def described(self) -> list[QWidget]:
+        """The widgets whose accessible description carries the field's description and error:
+        the controls, and the group around them for a multi-control field."""
+        grouped = [] if self.adapter.single_control else [self.adapter.widget]
+        return grouped + list(self.adapter.controls)
 
     def current(self) -> tuple[Any, str | None]:
         """``(value, problem)`` of the field now."""
@@ -128,10 +134,11 @@ class FormDialog(ElicitationDialog):
             form.addRow(label, cell)
         adapter.widget.setObjectName(f"field-{spec.name}")
         row = _Row(adapter, label, error, description)
+        for named in adapter.controls if adapter.single_control else [adapter.widget]:
+            named.setAccessibleName(spec.title)
+        for widget in row.described():
+            widget.setAccessibleDescription(description)
         for control in adapter.controls:
-            if not adapter.labels_itself or control is adapter.widget:
-                control.setAccessibleName(spec.title)
-            control.setAccessibleDescription(description)
             control.installEventFilter(self)
         adapter.changed.connect(self._validate)
         return row
@@ -171,8 +178,8 @@ class FormDialog(ElicitationDialog):
                 row.error.setText(("⚠ " + shown) if shown else "")
                 row.error.setVisible(bool(shown))
                 description = " ".join(filter(None, (row.description, shown)))
-                for control in row.adapter.controls:
-                    control.setAccessibleDescription(description)
+                for widget in row.described():
+                    widget.setAccessibleDescription(description)
         self._invalid = invalid
         self.refresh()
         return invalid
@@ -197,9 +204,13 @@ class FormDialog(ElicitationDialog):
             row.revealed = True
         invalid = self._validate()
         if invalid:
-            invalid[0].adapter.focus_target.setFocus(Qt.FocusReason.OtherFocusReason)
-            self.show_status(translate("FormDialog", "Please correct the highlighted field.") if len(invalid) == 1
-                             else translate("FormDialog", "Please correct the highlighted fields."))
+            first = invalid[0]
+            first.adapter.focus_target.setFocus(Qt.FocusReason.OtherFocusReason)
+            status = (translate("FormDialog", "Please correct the highlighted field.") if len(invalid) == 1
+                      else translate("FormDialog", "Please correct the highlighted fields."))
+            self.show_status(status)
+            announce(first.adapter.focus_target,
+                     f"{status} {first.spec.title}: {translated(first.current()[1])}")
             return False
         if not self.is_armed:
             return False

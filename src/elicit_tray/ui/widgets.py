@@ -87,6 +87,9 @@ class FieldWidget(QObject):
     changed = Signal()
     #: Whether the row label is the control's own text (checkbox, group box title).
     labels_itself = False
+    #: Whether the field is one control named by the field title; otherwise ``widget`` is a
+    #: group named by the title and each control is named by its option.
+    single_control = True
 
     def __init__(self, spec: FieldSpec):
         super().__init__()
@@ -310,9 +313,13 @@ class ComboSelect(FieldWidget):
 class RadioSelect(FieldWidget):
     """A radio group for a short required single-select; starts unselected without a default."""
 
+    single_control = False
+
     def __init__(self, spec: FieldSpec):
         super().__init__(spec)
-        box = QWidget()
+        box = QGroupBox()  # a grouping for assistive technology; flat and untitled on screen
+        box.setFlat(True)
+        box.setStyleSheet("QGroupBox { border: none; margin: 0; padding: 0; }")
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
@@ -345,6 +352,7 @@ class MultiSelect(FieldWidget):
     """A titled group of checkable options; the value lists checked options in option order."""
 
     labels_itself = True
+    single_control = False
 
     def __init__(self, spec: FieldSpec):
         super().__init__(spec)
