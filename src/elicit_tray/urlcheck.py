@@ -7,10 +7,12 @@ is purely lexical), and open only what the user consented to.  The policy follow
 ``/work/shared/notes/url-safety.md`` §8: parse once with the WHATWG parser (``ada_url``), decide
 on that parse, display that parse, and hand the browser the serialized ASCII ``href``.
 
-IDN labels are displayed following Chromium's IDN policy, approximated without ICU: UTS 39
-"highly restrictive" script mixing via a code-point-range script table, a conservative allowed
-character set, Chromium's whole-script-confusable and digit-look-alike lists, a few dangerous
-patterns, and a diacritic-stripping skeleton compared with a shipped top-domain list.
+IDN labels are displayed following Chromium's IDN policy, ported label by label from
+``components/url_formatter`` (``IDNToUnicodeWithAdjustmentsImpl``, ``IDNSpoofChecker`` and
+``SkeletonGenerator``) onto ICU through PyICU: UTS 46 decoding, ICU's spoof checker (UTS 39
+"highly restrictive", Chromium's allowed identifier set), Chromium's extra rules, and the
+confusable-skeleton match against a shipped top-domain list.  ICU is loaded on first use, so
+importing this module stays cheap and an all-ASCII URL never needs it.
 
 This module must not import Qt.
 """
@@ -19,14 +21,17 @@ from __future__ import annotations
 
 import bisect
 import ipaddress
+import itertools
 import re
+import sys
+import threading
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
 import ada_url
-import idna
 from publicsuffixlist import PublicSuffixList
 
 __all__ = ["REASONS", "UrlAnalysis", "analyze_url", "visible_url"]
@@ -69,114 +74,25 @@ REASONS: dict[str, str] = {
 }
 _ORDER = {k: i for i, k in enumerate(REASONS)}
 
-# --- character classes ---------------------------------------------------------------------
-_FORBIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp", "Cs"})
-# Default_Ignorable_Code_Point (DerivedCoreProperties.txt) beyond the categories above.
-_DEFAULT_IGNORABLE = (
-    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
-    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
-    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
-)
-_BIDI_CONTROLS = frozenset(
-    chr(c) for c in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
-)
+_DATA = resources.files(__package__ or "elicit_tray").joinpath("resources", "data")
 
 
-def _is_forbidden(ch: str) -> bool:
-    if unicodedata.category(ch) in _FORBIDDEN_CATEGORIES:
-        return True
-    cp = ord(ch)
-    return any(lo <= cp <= hi for lo, hi in _DEFAULT_IGNORABLE)
+def _data_lines(name: str) -> list[str]:
+    """Non-comment, non-blank lines of a file in ``resources/data`` (trailing space stripped)."""
+    text = _DATA.joinpath(name).read_text(encoding="utf-8")
+    return [ln.rstrip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
 
 
-# Script of a code point (main blocks of the UTS 39 "recommended" scripts only; anything else
-# is None = not allowed in a displayed label).
-_SCRIPT_TABLE = sorted([
-    (0x2D, 0x2D, "Common"), (0x30, 0x39, "Common"), (0x61, 0x7A, "Latin"), (0xB7, 0xB7, "Common"),
-    (0xDF, 0xFF, "Latin"), (0x100, 0x24F, "Latin"), (0x259, 0x259, "Latin"),
-    (0x300, 0x339, "Inherited"), (0x342, 0x342, "Inherited"), (0x345, 0x345, "Inherited"),
-    (0x370, 0x3FF, "Greek"), (0x400, 0x52F, "Cyrillic"), (0x531, 0x58F, "Armenian"),
-    (0x591, 0x5FF, "Hebrew"), (0x600, 0x6FF, "Arabic"), (0x750, 0x77F, "Arabic"),
-    (0x780, 0x7BF, "Thaana"), (0x8A0, 0x8FF, "Arabic"), (0x900, 0x97F, "Devanagari"),
-    (0x980, 0x9FF, "Bengali"), (0xA00, 0xA7F, "Gurmukhi"), (0xA80, 0xAFF, "Gujarati"),
-    (0xB00, 0xB7F, "Oriya"), (0xB80, 0xBFF, "Tamil"), (0xC00, 0xC7F, "Telugu"),
-    (0xC80, 0xCFF, "Kannada"), (0xD00, 0xD7F, "Malayalam"), (0xD80, 0xDFF, "Sinhala"),
-    (0xE00, 0xE7F, "Thai"), (0xE80, 0xEFF, "Lao"), (0xF00, 0xFFF, "Tibetan"),
-    (0x1000, 0x109F, "Myanmar"), (0x10A0, 0x10FF, "Georgian"), (0x1100, 0x11FF, "Hangul"),
-    (0x1200, 0x139F, "Ethiopic"), (0x1780, 0x17FF, "Khmer"), (0x1EA0, 0x1EFF, "Latin"),
-    (0x2D80, 0x2DDF, "Ethiopic"), (0x3005, 0x3005, "Han"), (0x3007, 0x3007, "Han"),
-    (0x3041, 0x3096, "Hiragana"), (0x3099, 0x309A, "Inherited"), (0x309D, 0x309F, "Hiragana"),
-    (0x30A1, 0x30FA, "Katakana"), (0x30FC, 0x30FC, "Common"), (0x30FD, 0x30FF, "Katakana"),
-    (0x3105, 0x312F, "Bopomofo"), (0x3131, 0x318E, "Hangul"), (0x31A0, 0x31BF, "Bopomofo"),
-    (0x31F0, 0x31FF, "Katakana"), (0x3400, 0x4DBF, "Han"), (0x4E00, 0x9FFF, "Han"),
-    (0xAC00, 0xD7A3, "Hangul"), (0x20000, 0x3134F, "Han"),
-])
-_SCRIPT_STARTS = [r[0] for r in _SCRIPT_TABLE]
-_NEUTRAL = frozenset({"Common", "Inherited"})
-_LGC = frozenset({"Latin", "Greek", "Cyrillic"}) | _NEUTRAL
-# Chromium's removals from the UTS 39 allowed set (idn_spoof_checker.cc).
-_REMOVED = frozenset(map(chr, (0x0338, 0x058A, 0x2010, 0x2019, 0x2027, 0x30A0, 0x02BB, 0x02BC,
-                               0x02EC, 0x0138, *range(0x01CD, 0x01DD))))
-_ALLOWED_CATEGORIES = frozenset({"Ll", "Lo", "Lm", "Mn", "Mc", "Nd"})
-# UTS 39 "highly restrictive": one script, or Latin with one CJK logical script.
-_CJK_COMBOS = (frozenset({"Latin", "Han", "Hiragana", "Katakana"}),
-               frozenset({"Latin", "Han", "Bopomofo"}), frozenset({"Latin", "Han", "Hangul"}))
-_CJK = frozenset({"Han", "Hiragana", "Katakana", "Bopomofo", "Hangul"})
+def _load_domains(name: str) -> tuple[str, ...]:
+    """Domains of a list file: one per line, lowercase, ``#`` starts a comment."""
+    domains = (ln.split("#", 1)[0].strip().lower() for ln in _data_lines(name))
+    return tuple(d for d in domains if d)
 
 
-def _script(ch: str) -> str | None:
-    i = bisect.bisect_right(_SCRIPT_STARTS, ord(ch)) - 1
-    if i >= 0 and ord(ch) <= _SCRIPT_TABLE[i][1]:
-        return _SCRIPT_TABLE[i][2]
-    return None
-
-
-def _allowed(ch: str) -> bool:
-    if ch in "-\u00b7" or "0" <= ch <= "9":
-        return True
-    return (_script(ch) is not None and ch not in _REMOVED
-            and unicodedata.category(ch) in _ALLOWED_CATEGORIES
-            and unicodedata.normalize("NFKC", ch) == ch)
-
-
-# Chromium kWholeScriptConfusables: script -> (Latin look-alike letters, exempt TLDs).
-_WHOLE_SCRIPT = {
-    "Cyrillic": ("аысԁеԍһіюкјӏорԗԛѕԝхуъьҽпгѵѡ", {"bg", "by", "kz", "pyc", "ru", "su", "ua", "uz"}),
-    "Greek": ("αικνρυωηοτ", {"gr"}),
-    "Armenian": ("ագզէլհյոսւօՙ", {"am"}),
-    "Georgian": ("იოყძხჽჿ", {"ge"}),
-    "Hebrew": ("דוחיןסװײ׳ﬦ", {"il"}),
-}
-_WSC_EXCEPTIONS = frozenset("секс как коса курс парк такий укроп сахарок покраска".split())
-_DIGIT_LOOKALIKES = frozenset("θ२২੨૨೩೭շзҙӡउওਤ੩૩౩ဒვპੜკ੫丩ㄐճ৪੪୫૭୨౨")
-_SLASH_LIKE = frozenset("ノソゾン丶乀乁丿一ㄧ丨乛七丅十〇")
-# Skeleton map (UTS 39 confusables subset + Chromium's extra map) towards ASCII Latin.
-_CONFUSABLE = str.maketrans({
-    **dict(zip("аеіјкорсухѕԁԍһӏԛԝьъпгѵѡҽнћшщзҙӡм", "aeijkopcyxsdghlqwbbnrvwehhww333m")),
-    "ы": "bl", "ю": "io", **dict(zip("αικνρυωηοτχγ", "aikvpuwnotxy")),
-    **dict(zip("ոսօհզցքւ", "nuohqgpl")), "ı": "i", "ɑ": "a", "ɡ": "g", "ĸ": "k", "œ": "oe",
-    "æ": "ae", "ł": "l", "ø": "o", "đ": "d", "ħ": "h", "þ": "p", "0": "o", "1": "l",
-})
-
-
-def _skeleton(host: str) -> str:
-    if all(c == "." or _script(c) in _LGC for c in host):
-        host = "".join(c for c in unicodedata.normalize("NFD", host)
-                       if unicodedata.category(c) != "Mn")
-        host = unicodedata.normalize("NFC", host)
-    return host.translate(_CONFUSABLE)
-
-
-def _load_top_domains() -> frozenset[str]:
-    path = resources.files(__package__ or "elicit_tray").joinpath(
-        "resources", "data", "top_domains.txt")
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return frozenset(d for d in (ln.split("#", 1)[0].strip().lower() for ln in lines) if d)
-
-
-_TOP_DOMAINS = _load_top_domains()
-_TOP_SKELETONS = {_skeleton(d): d for d in _TOP_DOMAINS}
+#: Brand list (ASCII/Punycode registrable domains) for ``subdomain_embeds_domain``; it also
+#: takes part in the skeleton match, together with Chromium's top bucket.
+_TOP_DOMAINS = frozenset(_load_domains("top_domains.txt"))
+_TOP_DOMAIN_FILES = ("top_domains.txt", "chromium_top_domains.txt")
 
 
 @lru_cache(maxsize=1)
@@ -184,84 +100,384 @@ def _psl() -> PublicSuffixList:
     return PublicSuffixList()
 
 
-# --- IDN labels ----------------------------------------------------------------------------
-_INVALID_IDNA_CODES = frozenset({"invalid_alabel", "non_canonical_alabel", "invalid_ascii",
-                                 "invalid_utf8", "not_nfc", "leading_combiner",
-                                 "hyphen_start_end", "empty_label", "uts46_disallowed"})
+def _frozen(icu_set: object) -> object:
+    icu_set.freeze()  # type: ignore[attr-defined]  # PyICU's freeze() returns None
+    return icu_set
 
 
-def _decode_alabel(label: str) -> tuple[str | None, str | None]:
-    """Return (U-label, problem) for an ``xn--`` label; problem is None, "invalid" or a reason."""
-    body = label[4:]
-    if not body or label.endswith("-"):
-        return None, "invalid"
-    try:
-        ulabel = body.encode("ascii").decode("punycode")
-    except (UnicodeError, ValueError, IndexError, OverflowError):
-        return None, "invalid"
-    if (not ulabel or ulabel.isascii() or "." in ulabel
-            or "xn--" + ulabel.encode("punycode").decode("ascii") != label):
-        return None, "invalid"
-    try:
-        if idna.uts46_remap(ulabel, std3_rules=False) != ulabel:
-            return None, "invalid"
-        idna.check_label(ulabel)
-    except idna.IDNAError as exc:
-        code = getattr(exc, "code", "")
-        if code in _INVALID_IDNA_CODES or code.startswith("bidi_"):
-            return None, "invalid"
-        return ulabel, "idn_disallowed_character"
-    return ulabel, None
+def _chars(icu_set: object) -> frozenset[str]:
+    return frozenset(chr(cp) for lo, hi in icu_set.ranges()  # type: ignore[attr-defined]
+                     for cp in range(ord(lo), ord(hi) + 1))
 
 
-def _label_problem(label: str, tld: str) -> str | None:
-    """Chromium-style per-label display check (notes §2.1 steps 2-7) -> reason id or None."""
-    if not all(_allowed(c) for c in label):
-        return "idn_disallowed_character"
-    scripts = {s for c in label if (s := _script(c)) not in _NEUTRAL}
-    if len(scripts) > 1 and not any(scripts <= combo for combo in _CJK_COMBOS):
-        return "idn_mixed_script"
-    if len(scripts) > 1 and any(not c.isascii() and _script(c) == "Latin" for c in label):
-        return "idn_mixed_script"
-    zeros = {ord(c) - unicodedata.decimal(c) for c in label if unicodedata.category(c) == "Nd"}
-    if len(zeros) > 1:
-        return "idn_mixed_script"
-    nfd = unicodedata.normalize("NFD", label)
-    if any(a == b and unicodedata.category(a) == "Mn" for a, b in zip(nfd, nfd[1:])):
-        return "idn_disallowed_character"
-    if (("þ" in label or "ð" in label) and tld not in ("is", "fo")) or (
-            "ə" in label and tld != "az"):
-        return "idn_disallowed_character"
-    if "·" in label and (tld != "cat" or re.search(r"(?<!l)·|·(?!l)", label)):
-        return "idn_disallowed_character"
-    if _dangerous(label):
-        return "idn_dangerous_pattern"
-    if any(c in _DIGIT_LOOKALIKES for c in label) and all(
-            c in _DIGIT_LOOKALIKES or "0" <= c <= "9" for c in label):
-        return "idn_digit_lookalike"
-    if len(scripts) == 1 and label not in _WSC_EXCEPTIONS:
-        (script,) = scripts
-        entry = _WHOLE_SCRIPT.get(script)
-        tld_scripts = {_script(c) for c in tld}
-        if entry and tld not in entry[1] and script not in tld_scripts and all(
-                c in entry[0] for c in label if _script(c) == script):
-            return "idn_whole_script_confusable"
-    return None
+# --- character screening -------------------------------------------------------------------
+# Refused anywhere in the URL: General_Category Cc, Cf, Cs, Zs, Zl, Zp and
+# Default_Ignorable_Code_Point (notes §8 step 1), with ICU's current Unicode data.  Surrogates
+# (Cs) are tested in Python: PyICU cannot hand a lone surrogate back as a str.
+_FORBIDDEN_PATTERN = "[[:Cc:][:Cf:][:Zs:][:Zl:][:Zp:][:Default_Ignorable_Code_Point:]]"
+_ASCII_FORBIDDEN = re.compile(r"[\x00-\x20\x7f]")
 
 
-def _dangerous(label: str) -> bool:
+@lru_cache(maxsize=1)
+def _char_classes() -> tuple[list[int], list[int], frozenset[str]]:
+    """(range starts, range ends) of the forbidden set and the Bidi_Control characters."""
+    import icu
+
+    ranges = sorted((ord(lo), ord(hi)) for lo, hi in icu.UnicodeSet(_FORBIDDEN_PATTERN).ranges())
+    bidi = _chars(icu.UnicodeSet("[[:Bidi_Control:]]"))
+    return [lo for lo, _ in ranges], [hi for _, hi in ranges], bidi
+
+
+def _is_forbidden(ch: str) -> bool:
+    if ch.isascii():
+        return ch <= " " or ch == "\x7f"
+    cp = ord(ch)
+    if 0xD800 <= cp <= 0xDFFF:
+        return True
+    starts, ends, _ = _char_classes()
+    i = bisect.bisect_right(starts, cp) - 1
+    return i >= 0 and cp <= ends[i]
+
+
+def _forbidden_chars(text: str) -> list[str]:
+    if text.isascii():
+        return _ASCII_FORBIDDEN.findall(text)
+    return [c for c in text if _is_forbidden(c)]
+
+
+def _is_bidi_control(ch: str) -> bool:
+    return not ch.isascii() and ch in _char_classes()[2]
+
+
+# --- Chromium's IDN display policy, on ICU ---------------------------------------------------
+# Sources (chromium/chromium, BSD-3-Clause): components/url_formatter/url_formatter.cc
+# (IDNToUnicodeWithAdjustmentsImpl, IDNToUnicodeOneComponent), spoof_checks/idn_spoof_checker.cc
+# (commit 58a4b28c) and spoof_checks/skeleton_generator.cc (commit f24a8e13).
+
+#: Characters that are, or look like, digits (IDNSpoofChecker digit_lookalikes_).
+_DIGIT_LOOKALIKES = "[θ२২੨੨૨೩೭շзҙӡउওਤ੩૩౩ဒვპੜკ੫丩ㄐճ৪੪୫૭୨౨]"
+
+#: SkeletonGenerator extra_confusable_mapper_: look-alikes that UTS 39 does not map.
+_EXTRA_CONFUSABLES = (
+    "[æӕ] > ae; [ϼҏ] > p; [ħнћңҥӈӊԋԧԩ] > h;"
+    "[ĸκкқҝҟҡӄԟ] > k; [ŋпԥกח] > n;"
+    "[ŧтҭԏ七丅丆丁] > t; [ƅьҍвß] > b;  [ωшщพฟພຟ] > w;"
+    "[мӎ] > m; [єҽҿၔ] > e; ґ > r; [ғӻ] > f;"
+    "[ҫင] > c; [ұ丫] > y; [χҳӽӿ乂] > x;"
+    "[ԃძ]  > d; [ԍဌ] > g; [ടรຣຮ] > s; ၂ > j;"
+    "[०০੦૦ଠ୦೦စ] > o;"
+    "[৭੧૧] > q;"
+    "[บບ] > u;"
+    "[θ] > 0;"
+    "[२২੨੨૨೩೭շ] > 2;"
+    "[зҙӡउওਤ੩૩౩ဒვპੜკ] > 3;"
+    "[੫丩ㄐ] > 4;"
+    "[ճ] > 6;"
+    "[৪੪୫] > 8;"
+    "[૭୨౨] > 9;"
+    r"[—一―⸺⸻] > \-;"
+)
+#: SkeletonGenerator diacritic_remover_.
+_DROP_ACCENTS = "::NFD; ::[:Nonspacing Mark:] Remove; ::NFC; ł > l; ø > o; đ > d;"
+#: SkeletonGenerator character_map_: characters that look like several others.
+_MULTI_SKELETONS = {"þ": ("b", "p"), "œ": ("ce", "oe"), "ł": ("l", "t")}
+_MAX_HOSTNAME_FOR_SUPPLEMENTS = 32
+_MAX_SUPPLEMENTAL_HOSTNAMES = 128
+_MAX_CHARS_WITH_MULTIPLE_SKELETONS = 5
+_LABELS_TO_CHECK = 4  # all top domains have at most 4 labels
+
+#: IDNSpoofChecker dangerous_pattern (ICU regex), verbatim.
+_DANGEROUS_PATTERN = (
+    # Katakana no/so/zo/n and CJK slash look-alikes between non-Japanese scripts.
+    r"[^\p{scx=kana}\p{scx=hira}\p{scx=hani}]"
+    r"[\u30ce\u30f3\u30bd\u30be\u4e36\u4e40\u4e41\u4e3f]"
+    r"[^\p{scx=kana}\p{scx=hira}\p{scx=hani}]|"
+    # Katakana iteration marks not preceded by Katakana.
+    r"[^\p{scx=kana}][\u30fd\u30fe]|^[\u30fd\u30fe]|"
+    # Hiragana he/be/pe among Katakana, and the other way round.
+    r"^[\p{scx=kana}]+[\u3078-\u307a][\p{scx=kana}]+$|"
+    r"^[\p{scx=hira}]+[\u30d8-\u30da][\p{scx=hira}]+$|"
+    # Katakana middle dot and prolonged sound mark out of context.
+    r"[^\p{scx=kana}\p{scx=hira}]\u30fc|^\u30fc|"
+    r"[a-z]\u30fb|\u30fb[a-z]|"
+    # CJK ideographs/Bopomofo that look like Latin letters or punctuation next to non-CJK.
+    r"[^\p{scx=kana}\p{scx=hira}\p{scx=hani}\p{scx=bopo}]"
+    r"[\u4e00\u3127\u4e28\u4e5b\u4e03\u4e05\u5341\u3007\u3112"
+    r"\u311a\u311f\u3128\u3129\u3108\u31ba\u31b3\u5dE5"
+    r"\u31b2\u8ba0\u4e01]|"
+    r"[\u4e00\u3127\u4e28\u4e5b\u4e03\u4e05\u5341\u3007\u3112"
+    r"\u311a\u311f\u3128\u3129\u3108\u31ba\u31b3\u5de5"
+    r"\u31b2\u8ba0\u4e01]"
+    r"[^\p{scx=kana}\p{scx=hira}\p{scx=hani}\p{scx=bopo}]|"
+    # Combining diacritics after a non-LGC character, after dotless i; Kana voicing marks.
+    r"[^\p{scx=latn}\p{scx=grek}\p{scx=cyrl}][\u0300-\u0339]|"
+    r"\u0131[\u0300-\u0339]|"
+    r"\u3099|\u309A|"
+    # Dot above after i, j or l.
+    r"[ijl]\u0307"
+)
+
+# Removed from UTS 39 recommended + inclusion (IDNSpoofChecker::SetAllowedUnicodeSet).  ZWNJ
+# and ZWJ are already restricted since Unicode 15 (ICU 72); Chromium removes them for older ICU.
+_REMOVED_CHARS = (0x0338, 0x058A, 0x2010, 0x2019, 0x2027, 0x30A0, 0x02BB, 0x02BC, 0x02EC,
+                  0x0138, 0x200C, 0x200D)
+_REMOVED_CHARS_MACOS = (0x0620, 0x0F8C, 0x0F8D, 0x0F8E, 0x0F8F)  # render blank in macOS fonts
+_REMOVED_BLOCKS = ((0x01CD, 0x01DC),  # Latin Extended-B: Pinyin
+                   (0x1C80, 0x1C8F),  # Cyrillic Extended-C
+                   (0x1E00, 0x1E9B),  # Latin Extended Additional
+                   (0x1F00, 0x1FFF),  # Greek Extended
+                   (0xA640, 0xA69F),  # Cyrillic Extended-B
+                   (0xA720, 0xA7FF))  # Latin Extended-D
+
+
+@dataclass(frozen=True)
+class _WholeScript:
+    letters: object  # icu.UnicodeSet of the script
+    lookalikes: frozenset[str]
+    allowed_tlds: frozenset[str]
+
+
+class _IdnPolicy:
+    """Chromium's ``IDNSpoofChecker`` + ``SkeletonGenerator`` on ICU (via PyICU).
+
+    ``label_to_unicode`` is UTS 46 ToUnicode of one ``xn--`` label (None when ICU reports any
+    error), ``label_problem`` is ``SafeToDisplayAsUnicode`` (a reason id, None when safe) and
+    ``similar_top_domain`` is ``GetSimilarTopDomain`` against ``top_domains``.
+    """
+
+    def __init__(self, top_domains: Iterable[str]) -> None:
+        import icu
+
+        self._icu = icu
+        self._uts46 = icu.IDNA(icu.IDNA.CHECK_BIDI | icu.IDNA.CHECK_NONTRANSITIONAL_TO_UNICODE)
+        checker = icu.SpoofChecker()
+        checker.setRestrictionLevel(icu.URestrictionLevel.HIGHLY_RESTRICTIVE)
+        checker.setAllowedUnicodeSet(self._allowed_set(checker))  # also enables CHAR_LIMIT
+        checker.setChecks(checker.getChecks() | icu.USpoofChecks.AUX_INFO)
+        self._checker = checker
+        self._all_checks = icu.USpoofChecks.ALL_CHECKS
+        self._char_checks = icu.USpoofChecks.CHAR_LIMIT | icu.USpoofChecks.INVISIBLE
+        self._level_mask = icu.URestrictionLevel.RESTRICTION_LEVEL_MASK
+        self._ascii = icu.URestrictionLevel.ASCII
+        self._single_script = icu.URestrictionLevel.SINGLE_SCRIPT_RESTRICTIVE
+
+        uset = icu.UnicodeSet
+        self._non_ascii_latin = _frozen(uset(r"[[:Latin:] - [a-zA-Z]]"))
+        self._kana_exceptions = _frozen(uset(r"[\u3078-\u307a\u30d8-\u30da\u30fb-\u30fe]"))
+        self._combining_exceptions = _frozen(uset(r"[\u0300-\u0339]"))
+        self._digit_lookalikes = _chars(uset(_DIGIT_LOOKALIKES))
+        self._icelandic = frozenset("\u00fe\u00f0")
+        self._dangerous = icu.RegexPattern.compile(_DANGEROUS_PATTERN)
+        self._whole_script: list[_WholeScript] = []
+        self._allowed_words: frozenset[str] = frozenset()
+        for line in _data_lines("whole_script_confusables.txt"):
+            fields = line.split("\t")
+            if fields[0] == "allowed-words":
+                self._allowed_words = frozenset(fields[1].split())
+                continue
+            tlds = frozenset() if fields[2] == "-" else frozenset(fields[2].split())
+            self._whole_script.append(_WholeScript(_frozen(uset(fields[0])),
+                                                   _chars(uset(fields[1])), tlds))
+
+        forward = icu.UTransDirection.FORWARD
+        self._drop_accents = icu.Transliterator.createFromRules("DropAcc", _DROP_ACCENTS, forward)
+        self._extra_confusables = icu.Transliterator.createFromRules(
+            "ExtraConf", _EXTRA_CONFUSABLES, forward)
+        self._lgc_n_ascii = _frozen(uset(
+            r"[[:Latin:][:Greek:][:Cyrillic:][0-9\u002e_\u002d][\u0300-\u0339]]"))
+        self._multi_with_diacritics = frozenset(
+            c for c in _MULTI_SKELETONS if self._remove_diacritics(c) != c)
+
+        self._top: dict[str, set[str]] = {}
+        for domain in top_domains:
+            unicode_domain = self._domain_to_unicode(domain)
+            if unicode_domain is None:
+                continue
+            for skeleton in self.skeletons(unicode_domain):
+                self._top.setdefault(skeleton, set()).add(unicode_domain)
+
+    def _allowed_set(self, checker: object) -> object:
+        icu = self._icu
+        try:  # UTS 39 Identifier_Status=Allowed, i.e. ICU's recommended ∪ inclusion sets
+            allowed = icu.UnicodeSet("[[:Identifier_Status=Allowed:]]")
+        except icu.ICUError:
+            allowed = icu.UnicodeSet()
+            allowed.addAll(checker.getRecommendedUnicodeSet())  # type: ignore[attr-defined]
+            allowed.addAll(checker.getInclusionUnicodeSet())  # type: ignore[attr-defined]
+        removed = _REMOVED_CHARS + (_REMOVED_CHARS_MACOS if sys.platform == "darwin" else ())
+        for cp in removed:
+            allowed.remove(chr(cp))
+        for lo, hi in _REMOVED_BLOCKS:
+            allowed.remove(chr(lo), chr(hi))
+        return _frozen(allowed)
+
+    def _domain_to_unicode(self, domain: str) -> str | None:
+        labels = domain.rstrip(".").split(".")
+        if domain.isascii() and _psl().privatesuffix(domain) is None:
+            return None  # a public suffix itself (com.se): Chromium skips these too
+        out = []
+        for label in labels:
+            if label.startswith("xn--"):
+                decoded = self.label_to_unicode(label)
+                if decoded is None:
+                    return None
+                label = decoded
+            out.append(label)
+        return ".".join(out)
+
+    # -- one label ----------------------------------------------------------------------------
+    def label_to_unicode(self, label: str) -> str | None:
+        """UTS 46 ToUnicode of an ``xn--`` label (Bidi rule checked); None on any ICU error."""
+        info = self._icu.IDNAInfo()
+        decoded = str(self._uts46.labelToUnicode(label, info))
+        return None if info.errors() else decoded
+
+    def label_problem(self, label: str, tld: str, tld_unicode: str) -> str | None:
+        """``IDNSpoofChecker::SafeToDisplayAsUnicode``: a reason id, or None if safe.
+
+        ``label`` is the decoded label, ``tld`` the ASCII top-level label and ``tld_unicode``
+        its Unicode form.  Deviation characters (ß, ς) are allowed: Chromium's check for them
+        is off under IDNA 2008 non-transitional processing; ZWJ/ZWNJ fail CHAR_LIMIT.
+        """
+        result = self._checker.check(label)
+        if result & self._all_checks:
+            if result & self._char_checks:
+                return "idn_disallowed_character"
+            return "idn_mixed_script"  # RESTRICTION_LEVEL or MIXED_NUMBERS
+        if len(label) > 1 and tld not in ("is", "fo") and not self._icelandic.isdisjoint(label):
+            return "idn_disallowed_character"
+        if len(label) > 1 and tld != "az" and "\u0259" in label:
+            return "idn_disallowed_character"
+        if _has_unsafe_middle_dot(label, tld):
+            return "idn_disallowed_character"
+        level = result & self._level_mask
+        if level == self._ascii:
+            return None
+        if (level == self._single_script and self._kana_exceptions.containsNone(label)
+                and self._combining_exceptions.containsNone(label)):
+            if label not in self._allowed_words and any(
+                    self._is_whole_script_confusable(ws, label)
+                    and not self._whole_script_allowed_for_tld(ws, tld, tld_unicode)
+                    for ws in self._whole_script):
+                return "idn_whole_script_confusable"
+            return "idn_digit_lookalike" if self._is_digit_lookalike(label) else None
+        if self._is_digit_lookalike(label):
+            return "idn_digit_lookalike"
+        if (self._non_ascii_latin.containsSome(label)
+                and not self._lgc_n_ascii.containsAll(label)):
+            return "idn_mixed_script"  # kNonAsciiLatinCharMixedWithNonLatin
+        if self._dangerous.matcher(label).find():
+            return "idn_dangerous_pattern"
+        return None
+
+    def _is_digit_lookalike(self, label: str) -> bool:
+        lookalike = False
+        for c in label:
+            if "0" <= c <= "9":
+                continue
+            if c not in self._digit_lookalikes:
+                return False
+            lookalike = True
+        return lookalike
+
+    @staticmethod
+    def _is_whole_script_confusable(ws: _WholeScript, label: str) -> bool:
+        letters = {c for c in label if ws.letters.contains(c)}  # type: ignore[attr-defined]
+        return bool(letters) and letters <= ws.lookalikes
+
+    @staticmethod
+    def _whole_script_allowed_for_tld(ws: _WholeScript, tld: str, tld_unicode: str) -> bool:
+        return (bool(tld_unicode) and ws.letters.containsSome(tld_unicode)  # type: ignore
+                or tld in ws.allowed_tlds)
+
+    # -- skeletons (SkeletonGenerator) -------------------------------------------------------
+    def _remove_diacritics(self, hostname: str) -> str:
+        if hostname.endswith("."):
+            hostname = hostname[:-1]
+        if hostname.isascii() or not self._lgc_n_ascii.containsAll(hostname):
+            return hostname  # ASCII has none; non-LGC marks are blocked earlier
+        return str(self._drop_accents.transliterate(hostname))
+
+    def skeletons(self, hostname: str) -> set[str]:
+        """UTS 39 skeletons of ``hostname`` after Chromium's extra mappings (several for þ, œ,
+        ł and ӏ).  Unlike Chromium, a hostname too long for supplemental variants still gets
+        the skeleton of its diacritic-free form (Chromium computes none)."""
+        no_diacritics = self._remove_diacritics(hostname)
+        variants = _supplemental_hostnames(no_diacritics)
+        if not self._multi_with_diacritics.isdisjoint(hostname):
+            variants |= _supplemental_hostnames(hostname)
+        if not variants:
+            variants = {no_diacritics}
+        skeletons = set()
+        for variant in variants:
+            if variant.endswith("."):
+                variant = variant[:-1]
+            if not variant.isascii():
+                variant = str(self._extra_confusables.transliterate(variant))
+            if "\u04cf" in variant:  # ӏ: UTS 39 maps it to i, Chromium also to l
+                skeletons.add(str(self._checker.getSkeleton(0, variant.replace("\u04cf", "l"))))
+            skeletons.add(str(self._checker.getSkeleton(0, variant)))
+        return skeletons
+
+    def similar_top_domain(self, hostname: str) -> str | None:
+        """``GetSimilarTopDomain``: the top domain whose skeleton ``hostname`` shares (last 2-4
+        labels), unless ``hostname`` is that domain or one of its subdomains."""
+        for skeleton in sorted(self.skeletons(hostname)):
+            labels = skeleton.split(".")[-_LABELS_TO_CHECK:]
+            while len(labels) >= 2:
+                domains = self._top.get(".".join(labels))
+                if domains:
+                    if any(hostname == d or hostname.endswith("." + d) for d in domains):
+                        return None
+                    return min(domains)
+                labels = labels[1:]
+        return None
+
+
+def _has_unsafe_middle_dot(label: str, tld: str) -> bool:
+    """Middle dot only in .cat and only between two l (ela geminada, RFC 5892 A.3)."""
     for i, c in enumerate(label):
-        prev = label[i - 1] if i else ""
-        nxt = label[i + 1] if i + 1 < len(label) else ""
-        if c in _SLASH_LIKE and any(n and _script(n) not in _CJK for n in (prev, nxt)):
+        if c != "\u00b7":
+            continue
+        if tld != "cat" or i == 0 or i == len(label) - 1:
             return True
-        if c in "ーヽヾ" and _script(prev or "a") not in ("Hiragana", "Katakana"):
-            return True
-        if c in "\u3099\u309a" or (c == "\u0307" and prev in ("i", "j", "l", "ı")):
-            return True
-        if "\u0300" <= c <= "\u0339" and prev and _script(prev) not in _LGC:
+        if label[i - 1] != "l" or label[i + 1] != "l":
             return True
     return False
+
+
+def _supplemental_hostnames(hostname: str,
+                            limit: int = _MAX_SUPPLEMENTAL_HOSTNAMES) -> set[str]:
+    """``GenerateSupplementalHostnames``: variants with each þ/œ/ł replaced by its look-alikes,
+    in breadth-first order, at most ``limit``; none for long inputs or too many such
+    characters."""
+    utf16_length = len(hostname.encode("utf-16-le")) // 2
+    if not hostname or limit <= 0 or utf16_length > _MAX_HOSTNAME_FOR_SUPPLEMENTS:
+        return set()
+    if sum(c in _MULTI_SKELETONS for c in hostname) > _MAX_CHARS_WITH_MULTIPLE_SKELETONS:
+        return set()
+    choices = [(c, *_MULTI_SKELETONS.get(c, ())) for c in hostname]
+    out: set[str] = set()
+    for combination in itertools.product(*choices):
+        out.add("".join(combination))
+        if len(out) == limit:
+            break
+    return out
+
+
+_POLICY: _IdnPolicy | None = None
+_POLICY_LOCK = threading.Lock()
+
+
+def _policy() -> _IdnPolicy:
+    """The shared policy, built on first use (loads ICU and the top-domain skeletons)."""
+    global _POLICY
+    if _POLICY is None:
+        with _POLICY_LOCK:
+            if _POLICY is None:
+                _POLICY = _IdnPolicy(d for name in _TOP_DOMAIN_FILES
+                                     for d in _load_domains(name))
+    return _POLICY
 
 
 # --- result --------------------------------------------------------------------------------
@@ -343,8 +559,8 @@ def analyze_url(url: object) -> UrlAnalysis:
     any internal failure gives verdict ``"refuse"`` with reason ``"unparseable"``).  Implements
     the checks behind MCP 2025-11-25 client/elicitation "Safe URL Handling": the displayed host
     is the one the browser would open (WHATWG parse by ada), Punycode is shown for deceptive
-    IDN labels, and ``href`` is the ASCII serialization to hand to the system browser.
-    Purely lexical: no network or DNS access.
+    IDN labels (Chromium's IDN policy on ICU), and ``href`` is the ASCII serialization to hand
+    to the system browser.  Purely lexical: no network or DNS access.
     """
     if not isinstance(url, str):
         return _result(_safe_repr(url), ["unparseable"], None)
@@ -357,9 +573,9 @@ def analyze_url(url: object) -> UrlAnalysis:
 def _analyze(url: str) -> UrlAnalysis:
     m = _SCHEME_RE.match(url)
     scheme = m.group(1).lower() if m else None
-    bad = [c for c in url if _is_forbidden(c)]
+    bad = _forbidden_chars(url)
     if bad:
-        bidi = ["bidi_control"] if any(c in _BIDI_CONTROLS for c in bad) else []
+        bidi = ["bidi_control"] if any(_is_bidi_control(c) for c in bad) else []
         return _result(url, ["forbidden_character", *bidi], scheme)
     if "\\" in url:
         return _result(url, ["ambiguous_authority"], scheme)
@@ -412,6 +628,42 @@ def _analyze(url: str) -> UrlAnalysis:
     return _result(url, reasons, scheme, **hosts)
 
 
+def _idn_labels(labels: list[str], reasons: list[str]) -> tuple[list[str], list[str]] | None:
+    """Chromium's ``IDNToUnicodeWithAdjustmentsImpl`` on the ASCII labels of a host.
+
+    Returns ``(decoded, shown)``: every label decoded, and the labels to display (a safe
+    ``xn--`` label in Unicode, an unsafe one as is; all as is when the host is confusable with
+    a top domain), adding the reasons for each label left in Punycode.  None when an ``xn--``
+    label is not valid IDNA (refuse).  ICU is loaded only when a label starts with ``xn--``.
+    """
+    if not any(label.startswith("xn--") for label in labels):
+        return labels, labels
+    policy = _policy()
+    decoded: list[str] = []
+    for label in labels:
+        if label.startswith("xn--"):
+            # Valid Punycode never ends with "-" and "xn--" alone encodes nothing.
+            ulabel = None if label.endswith("-") else policy.label_to_unicode(label)
+            if ulabel is None:
+                return None
+            decoded.append(ulabel)
+        else:
+            decoded.append(label)
+    tld, tld_unicode = labels[-1], decoded[-1]
+    shown = list(labels)
+    for i, label in enumerate(labels):
+        if label.startswith("xn--"):
+            problem = policy.label_problem(decoded[i], tld, tld_unicode)
+            if problem:
+                reasons += ["idn_shown_as_punycode", problem]
+            else:
+                shown[i] = decoded[i]
+    if policy.similar_top_domain(".".join(shown)) is not None:
+        reasons += ["idn_shown_as_punycode", "idn_confusable_top_domain"]
+        shown = list(labels)
+    return decoded, shown
+
+
 def _host_reasons(raw_host: str, ascii_host: str, reasons: list[str],
                   hosts: dict[str, str | None]) -> bool | None:
     """Add domain-name reasons and display fields; return is-loopback, None = invalid IDNA."""
@@ -427,35 +679,11 @@ def _host_reasons(raw_host: str, ascii_host: str, reasons: list[str],
     if local:
         reasons.append("local_target")
 
-    decoded: list[str] = []
-    problems: list[str | None] = []
-    for label in labels:
-        if label.startswith("xn--"):
-            ulabel, problem = _decode_alabel(label)
-            if problem == "invalid" or ulabel is None:
-                return None
-            decoded.append(ulabel)
-            problems.append(problem)
-        else:
-            decoded.append(label)
-            problems.append(None)
+    idn = _idn_labels(labels, reasons)
+    if idn is None:
+        return None
+    decoded, shown = idn
     unicode_name = ".".join(decoded)
-    tld = decoded[-1]
-    shown = list(labels)
-    for i, label in enumerate(labels):
-        if label.startswith("xn--"):
-            problem = problems[i] or _label_problem(decoded[i], tld)
-            if problem:
-                reasons += ["idn_shown_as_punycode", problem]
-            else:
-                shown[i] = decoded[i]
-    if shown != labels and not any(".".join(labels[-k:]) in _TOP_DOMAINS for k in (2, 3, 4)):
-        for k in range(2, min(4, len(labels)) + 1):
-            top = _TOP_SKELETONS.get(_skeleton(".".join(shown[-k:])))
-            if top is not None and top != ".".join(labels[-k:]):
-                reasons += ["idn_shown_as_punycode", "idn_confusable_top_domain"]
-                shown = list(labels)
-                break
     raw_form = unicodedata.normalize("NFC", raw_host.lower()).rstrip(".")
     if raw_form not in (name, unicode_name):
         reasons.append("host_normalized")
@@ -479,16 +707,22 @@ def _host_reasons(raw_host: str, ascii_host: str, reasons: list[str],
 def visible_url(url: str) -> str:
     """Return ``url`` with control, invisible, whitespace and bidi-control characters escaped.
 
-    Each such character becomes ``\\uXXXX`` (4 lowercase hex digits) or, outside the BMP,
+    Each such character (General_Category Cc, Cf, Cs, Zs, Zl, Zp or Default_Ignorable_Code_Point,
+    per ICU) becomes ``\\uXXXX`` (4 lowercase hex digits) or, outside the BMP,
     ``\\UXXXXXXXX``; all other characters are unchanged.  Supports MCP 2025-11-25
     client/elicitation "Safe URL Handling" (show the full URL before consent).  Non-``str``
-    input is shown as its ``repr``.  Never raises.
+    input is shown as its ``repr``.  Never raises: should ICU be unavailable, every non-ASCII
+    character is escaped.
     """
     if not isinstance(url, str):
         url = _safe_repr(url)
+    try:
+        escape = {c for c in url if _is_forbidden(c)}
+    except Exception:  # noqa: BLE001 - ICU missing or broken: escape everything unusual
+        escape = {c for c in url if not c.isascii() or c <= " " or c == "\x7f"}
     out = []
     for ch in url:
-        if _is_forbidden(ch):
+        if ch in escape:
             cp = ord(ch)
             out.append(f"\\u{cp:04x}" if cp <= 0xFFFF else f"\\U{cp:08x}")
         else:
