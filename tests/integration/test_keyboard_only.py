@@ -1,0 +1,186 @@
+"""Every case of ``shared/cases/forms.jsonl``, answered with real key events only (xdotool on
+Xvfb, the tray app on the xcb platform), gets the same JSON as the mouse-driven tests.
+
+Keys a keyboard user would press: Alt+<mnemonic> to reach a field (its label shows the
+underlined letter), typing, arrows in a radio group, Home/Down in a combo box, Tab inside a
+multi-select group, Space to toggle, Enter to submit, Alt+D to decline, Escape to cancel.
+The ``close`` step (the window's close button) is a pointer action and is left out here.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+
+from elicit_tray.schema import FieldKind, parse_requested_schema
+from elicit_tray.ui.widgets import WidgetRegistry, assign_mnemonics
+from tests.conftest import load_cases
+from tests.integration.tray_process import short_tmpdir
+
+pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY") or not shutil.which("xdotool"),
+                                reason="needs an X display and xdotool (scripts/test.sh starts Xvfb)")
+
+#: The English buttons' mnemonics (Decline, Close, Accept) are not given to fields.
+BUTTON_LETTERS = "dca"
+
+
+def _interactions():
+    for case in load_cases("forms.jsonl"):
+        for index, interaction in enumerate(case["interactions"]):
+            expect = interaction["expect"]
+            if "error" in expect or any(s["do"] == "close" for s in interaction["steps"]):
+                continue
+            yield pytest.param(case, interaction, id=f"{case['id']}-{index}")
+
+
+class KeyboardUser:
+    """Turns case steps into the keys a keyboard user presses in the dialog for ``params``."""
+
+    def __init__(self, params: dict[str, Any]):
+        self.spec = parse_requested_schema(params["requestedSchema"])
+        titles = [f.title for f in self.spec.fields]
+        self.mnemonic: dict[str, str | None] = {}
+        for field, text in zip(self.spec.fields, assign_mnemonics(titles, reserved=BUTTON_LETTERS)):
+            at = text.replace("&&", "").find("&")
+            self.mnemonic[field.name] = text.replace("&&", "")[at + 1].lower() if at >= 0 else None
+        self.radio = {f.name: WidgetRegistry().key(f) == "radio" for f in self.spec.fields}
+        self.checked = {f.name: (list(f.default) if isinstance(f.default, list) else f.default)
+                        for f in self.spec.fields}
+
+    def tab_stops(self, name: str) -> int:
+        """How many Tab presses cross field ``name``."""
+        field = self.spec.field(name)
+        if field.kind is FieldKind.MULTI_SELECT:
+            return len(field.options)
+        if field.kind in (FieldKind.DATE, FieldKind.DATETIME) and not field.required:
+            return 2  # the picker and its Clear button
+        return 1
+
+    def reach(self, name: str) -> list[str]:
+        """Keys that focus field ``name``: Alt+its letter, or Tab on from an earlier field's."""
+        names = [f.name for f in self.spec.fields]
+        index = names.index(name)
+        for earlier in range(index, -1, -1):
+            letter = self.mnemonic[names[earlier]]
+            if letter:
+                tabs = sum(self.tab_stops(n) for n in names[earlier:index])
+                return ["key", f"alt+{letter}", *(["Tab"] * tabs)]
+        raise AssertionError(f"{name} cannot be reached from any field with a mnemonic")
+
+    def keys(self, step: dict[str, Any]) -> list[list[str]]:
+        """xdotool invocations (``key ...`` or ``type ...`` argument lists) for one step."""
+        do = step["do"]
+        if do == "submit":
+            return [["key", "Return"]]
+        if do == "decline":
+            return [["key", "alt+d"]]
+        if do == "escape":
+            return [["key", "Escape"]]
+        name = step["field"]
+        field = self.spec.field(name)
+        reach = self.reach(name)
+        if do == "type":
+            return [reach, ["type", "--delay", "20", "--", step["text"]]]
+        if do == "clear":
+            return [reach, ["key", "ctrl+a", "BackSpace"]]
+        if do == "toggle":
+            return [reach, ["key", "space"]]
+        values = [o.value for o in field.options]
+        if do == "pick":
+            target = values[[o.title for o in field.options].index(step["option"])]
+            if self.radio[name]:
+                current = values.index(self.checked[name]) if self.checked[name] in values else None
+                self.checked[name] = target
+                if current is None:  # nothing checked: arrows move the focus, Space checks
+                    return [reach, ["key", *(["Down"] * values.index(target)), "space"]]
+                delta = values.index(target) - current
+                return [reach, ["key", *(["Down"] * delta if delta > 0 else ["Up"] * -delta)]] if delta else [reach]
+            index = values.index(target) + (0 if field.required else 1)  # optional combos start with "Not set"
+            return [reach, ["key", "Home", *(["Down"] * index)]]
+        if do in ("check", "uncheck"):
+            assert field.kind is FieldKind.MULTI_SELECT
+            wanted = set(step["options"])
+            chosen = set(self.checked[name] or [])
+            presses: list[str] = []
+            for position, option in enumerate(field.options):
+                if option.title in wanted:
+                    on = do == "check"
+                elif do == "check" and step.get("only"):
+                    on = False
+                else:
+                    on = option.value in chosen
+                if on != (option.value in chosen):
+                    presses += ["space"]
+                    (chosen.add if on else chosen.discard)(option.value)
+                if position < len(field.options) - 1:
+                    presses += ["Tab"]
+            self.checked[name] = [o.value for o in field.options if o.value in chosen]
+            return [reach, ["key", *presses]]
+        raise ValueError(do)
+
+
+@pytest.fixture(scope="module")
+def tray():
+    workdir = short_tmpdir()
+    sock = workdir / "socket"
+    env = dict(os.environ, QT_QPA_PLATFORM="xcb", LANGUAGE="en", LC_ALL="C.UTF-8")
+    proc = subprocess.Popen([sys.executable, "-m", "elicit_tray", "--socket", str(sock), "serve",
+                             "--arm-delay-ms", "0"], env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while not sock.exists():
+        assert proc.poll() is None and time.monotonic() < deadline, "the tray app did not start"
+        time.sleep(0.02)  # bounded wait for the process to listen
+    yield sock
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=20) == 0
+
+
+_seen: set[str] = set()
+
+
+def _new_window() -> str:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "asks — elicit-tray"],
+                               capture_output=True, text=True, timeout=30).stdout.split()
+        new = [w for w in found if w not in _seen]
+        if new:
+            _seen.update(new)
+            return new[0]
+        time.sleep(0.02)  # bounded poll of the X server for the window to map
+    raise AssertionError("the dialog did not appear")
+
+
+@pytest.mark.parametrize(("case", "interaction"), list(_interactions()))
+def test_a_keyboard_alone_gets_the_same_json_as_the_mouse(tray, case, interaction):
+    user = KeyboardUser(case["params"])
+    with socket.socket(socket.AF_UNIX) as conn:
+        conn.settimeout(30)
+        conn.connect(str(tray))
+        conn.sendall(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create",
+                                 "params": case["params"]}).encode() + b"\n")
+        window = _new_window()
+        subprocess.run(["xdotool", "windowactivate", "--sync", window], capture_output=True, timeout=30)
+        for step in interaction["steps"]:
+            for command in user.keys(step):
+                subprocess.run(["xdotool", *command], check=True, timeout=30)
+        expect = interaction["expect"]
+        if "result" in expect:
+            reply = json.loads(conn.makefile(encoding="utf-8").readline())
+            assert reply == {"jsonrpc": "2.0", "id": 1, "result": expect["result"]}
+        else:  # blocked: nothing has come back; Escape then answers cancel, and only that
+            assert select.select([conn], [], [], 0.5)[0] == []
+            subprocess.run(["xdotool", "key", "Escape"], check=True, timeout=30)
+            reply = json.loads(conn.makefile(encoding="utf-8").readline())
+            assert reply == {"jsonrpc": "2.0", "id": 1, "result": {"action": "cancel"}}
