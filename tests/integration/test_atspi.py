@@ -115,7 +115,7 @@ def test_a_screen_reader_reads_every_field_its_constraints_and_after_a_failed_su
         assert _one(nodes, role="label", description="Requesting program")["name"].startswith(
             "Asked by the local program python")
         expected = {
-            ("text", "Traveller"): "As in the passport Required. At least 2 characters.",
+            ("text", "Traveller"): "As in the passport. Required. At least 2 characters.",
             ("text", "Email"): "An email address.",
             ("spin button", "Day"): "A date.",
             ("text", "Seats"): "Required. Whole number between 1 and 4.",
@@ -146,7 +146,7 @@ def test_a_screen_reader_reads_every_field_its_constraints_and_after_a_failed_su
         subprocess.run(["xdotool", "key", "Return"], env=env, check=True, timeout=30)  # a failed submit
         nodes = _tree(env, lambda ns: any("This field is required." in n["description"] for n in ns))
         assert _one(nodes, role="text", name="Traveller")["description"] == (
-            "As in the passport Required. At least 2 characters. This field is required.")
+            "As in the passport. Required. At least 2 characters. This field is required.")
         assert _one(nodes, role="text", name="Seats")["description"] == (
             "Required. Whole number between 1 and 4. This field is required.")
         assert _one(nodes, role="panel", name="Cabin")["description"] == "Required. This field is required."

@@ -165,7 +165,7 @@ def test_every_control_has_an_accessible_name_and_a_description_with_its_constra
     copies = dialog.rows["copies"].adapter.focus_target
     iface = QAccessible.queryAccessibleInterface(copies)
     assert iface.text(QAccessible.Text.Name) == "Copies"
-    assert iface.text(QAccessible.Text.Description) == "Printed pages Required. Whole number between 1 and 10."
+    assert iface.text(QAccessible.Text.Description) == "Printed pages. Required. Whole number between 1 and 10."
     note = QAccessible.queryAccessibleInterface(dialog.rows["note"].adapter.focus_target)
     assert note.text(QAccessible.Text.Name) == "Note"
     tray.disconnect(channel)

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QFont, QKeyEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QDialog,
+    QScrollArea,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -22,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from ..elicitation import Cancelled, Declined, ElicitationRequest, Outcome
 from .i18n import translate
+from .style import error_css, warning_css
 from .widgets import mnemonic_letter
 
 __all__ = ["ElicitationDialog", "ARM_DELAY_MS", "announce", "plain_label", "warning_label"]
@@ -67,8 +70,7 @@ def warning_label(text: str) -> QLabel:
     label = plain_label("⚠ " + text)
     label.setObjectName("warning")
     label.setFrameShape(QFrame.Shape.StyledPanel)
-    label.setStyleSheet("QLabel#warning { background: palette(alternate-base); border: 2px solid #b35900;"
-                        " border-radius: 4px; padding: 6px; }")
+    label.setStyleSheet(warning_css(label.palette()))
     label.setAccessibleDescription(translate("Dialog", "Warning"))
     return label
 
@@ -100,10 +102,25 @@ class ElicitationDialog(QDialog):
         self.setWindowTitle(translate("Dialog", "{who} asks — elicit-tray").format(who=who) if who
                             else translate("Dialog", "A local program asks — elicit-tray"))
         self.setObjectName("elicitation-dialog")
-        self.setMinimumWidth(460)
+        self.setMinimumWidth(320)
 
-        outer = QVBoxLayout(self)
+        # Everything but the buttons scrolls, so nothing is cut off on a small or scaled screen.
+        window = QVBoxLayout(self)
+        window.setSpacing(8)
+        content = QWidget()
+        content.setObjectName("content")
+        outer = QVBoxLayout(content)
+        outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(10)
+        self.scroll = QScrollArea()
+        self.scroll.setObjectName("scroll")
+        self.scroll.setWidget(content)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        window.addWidget(self.scroll, 1)
+        QApplication.instance().focusChanged.connect(self._focus_changed)
         outer.addWidget(self._identity())
         line = QFrame()
         line.setFrameShape(QFrame.Shape.HLine)
@@ -115,11 +132,12 @@ class ElicitationDialog(QDialog):
         outer.addWidget(self.message_label)
         self.body = QVBoxLayout()
         self.body.setSpacing(8)
-        outer.addLayout(self.body, 1)
+        outer.addLayout(self.body)
         self.status_label = plain_label("")
         self.status_label.setObjectName("status")
         self.status_label.hide()
         outer.addWidget(self.status_label)
+        outer.addStretch(1)
 
         self.buttons = QHBoxLayout()
         self.decline_button = QPushButton(translate("Dialog", "&Decline"))
@@ -144,7 +162,7 @@ class ElicitationDialog(QDialog):
         self.buttons.addWidget(self.cancel_button)
         self.buttons.addWidget(self.close_button)
         self.commit_button: QPushButton | None = None
-        outer.addLayout(self.buttons)
+        window.addLayout(self.buttons)
         for button in (self.decline_button, self.cancel_button, self.close_button):
             button.setAutoDefault(False)
 
@@ -192,19 +210,45 @@ class ElicitationDialog(QDialog):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt naming)
         super().showEvent(event)
         if not self._arm_timer_started:
+            self.apply_style()
             self._fit_to_content()
             self._arm_timer_started = True
             QTimer.singleShot(self._arm_delay_ms, self._arm)
 
+    def apply_style(self) -> None:
+        """(Re)colour errors and warnings for the current palette and contrast preference."""
+        palette = self.palette()
+        for label in self.findChildren(QLabel):
+            if label.objectName() == "warning":
+                label.setStyleSheet(warning_css(palette))
+            elif label.objectName().endswith("-error"):
+                label.setStyleSheet(error_css(palette))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:  # the system palette or colour scheme changed
+            self.apply_style()
+
+    def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        """Keep the focused field in view when Tab moves into the scrolled part."""
+        if new is not None and self.scroll.widget().isAncestorOf(new):
+            self.scroll.ensureWidgetVisible(new, 8, 8)
+
     def _fit_to_content(self) -> None:
-        """A comfortable reading width, and the height the wrapped text needs at that width."""
-        layout = self.layout()
-        width = max(self.minimumWidth(), min(self.sizeHint().width(), PREFERRED_WIDTH), PREFERRED_WIDTH)
-        height = layout.heightForWidth(width) if layout.hasHeightForWidth() else self.sizeHint().height()
+        """A comfortable reading width, and the height the content needs at that width, up to
+        most of the screen (beyond that the content scrolls; the buttons stay in view)."""
         screen = self.screen().availableGeometry() if self.screen() else None
+        width = PREFERRED_WIDTH if screen is None else min(PREFERRED_WIDTH, screen.width())
+        content = self.scroll.widget()
+        margins = self.layout().contentsMargins()
+        inner = width - margins.left() - margins.right()
+        needed = content.layout().heightForWidth(inner) if content.layout().hasHeightForWidth() else -1
+        needed = max(needed, content.minimumSizeHint().height())
+        buttons = self.buttons.sizeHint().height() + self.layout().spacing()
+        height = needed + buttons + margins.top() + margins.bottom() + 2
         if screen is not None:
-            width, height = min(width, screen.width()), min(height, screen.height() - 40)
-        self.resize(width, max(height, self.minimumSizeHint().height()))
+            height = min(height, int(screen.height() * 0.9))
+        self.resize(width, height)
 
     def _arm(self) -> None:
         if self.expired or self.outcome is not None:

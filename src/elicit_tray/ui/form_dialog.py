@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from ..elicitation import Accepted, ElicitationRequest
 from ..schema import FieldSpec, build_content, check_value, describe_constraints, looks_secret, validate_content
@@ -23,6 +23,15 @@ from .i18n import translate, translated
 from .widgets import FieldWidget, WidgetRegistry, assign_mnemonics, mnemonic_letter, registry
 
 __all__ = ["FormDialog"]
+
+
+def sentences(*parts: str | None) -> str:
+    """Join pieces of text into one readable run: each non-empty piece ends with punctuation
+    (server descriptions often lack a final full stop)."""
+    out = []
+    for part in filter(None, (p.strip() if p else p for p in parts)):
+        out.append(part if part[-1] in ".!?:;…。！？" else part + ".")
+    return " ".join(out)
 
 
 class _Row:
@@ -89,29 +98,21 @@ class FormDialog(ElicitationDialog):
             self.rows[spec.name] = self._add_row(form, spec, widgets, label_text)
         if not self.spec.fields:
             form_box.hide()
-        scroll = QScrollArea()
-        scroll.setWidget(form_box)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll = scroll
-        self.body.addWidget(scroll, 1)
+        self.body.addWidget(form_box)
         self._set_tab_order()
-        self._fit_height(form_box)
         self._validate()
 
     def _add_row(self, form: QFormLayout, spec: FieldSpec, widgets: WidgetRegistry, label_text: str) -> _Row:
         adapter = widgets.pick(spec, label_text)
         adapter.setParent(self)
         constraints = translated(describe_constraints(spec))
-        description = " ".join(filter(None, (spec.description, constraints)))
+        description = sentences(spec.description, constraints)
         cell = QWidget()
         column = QVBoxLayout(cell)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(2)
         column.addWidget(adapter.widget)
-        shown_hint = " ".join(filter(None, (spec.description,
-                                            translated(describe_constraints(replace(spec, required=False))))))
+        shown_hint = sentences(spec.description, translated(describe_constraints(replace(spec, required=False))))
         if shown_hint:
             hint = plain_label(shown_hint)
             hint.setObjectName(f"field-{spec.name}-description")
@@ -119,7 +120,6 @@ class FormDialog(ElicitationDialog):
             column.addWidget(hint)
         error = plain_label("")
         error.setObjectName(f"field-{spec.name}-error")
-        error.setStyleSheet("color: #b3261e; font-weight: bold;")
         error.hide()
         column.addWidget(error)
         label: QLabel | None = None
@@ -150,11 +150,6 @@ class FormDialog(ElicitationDialog):
         for first, second in zip(chain, chain[1:]):
             QWidget.setTabOrder(first, second)
 
-    def _fit_height(self, form_box: QWidget) -> None:
-        """Show the whole form when it fits on the screen; scroll beyond that."""
-        screen = self.screen().availableGeometry().height() if self.screen() else 800
-        self.scroll.setMinimumHeight(min(form_box.sizeHint().height() + 4, int(screen * 0.6)))
-
     # -- validation ---------------------------------------------------------------------------
     def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802
         from PySide6.QtCore import QEvent
@@ -177,7 +172,7 @@ class FormDialog(ElicitationDialog):
             if row.error.text() != shown:
                 row.error.setText(("⚠ " + shown) if shown else "")
                 row.error.setVisible(bool(shown))
-                description = " ".join(filter(None, (row.description, shown)))
+                description = sentences(row.description, shown)
                 for widget in row.described():
                     widget.setAccessibleDescription(description)
         self._invalid = invalid

@@ -20,6 +20,7 @@ from ..elicitation import ElicitationRequest, Failed, Outcome
 from .base import ARM_DELAY_MS, ElicitationDialog
 from .form_dialog import FormDialog
 from .i18n import translate
+from .style import style_hints
 from .url_dialog import BrowserOpener, UrlDialog
 from .widgets import WidgetRegistry, registry
 
@@ -59,6 +60,14 @@ class Presenter(QObject):
         self.on_shown = on_shown
         self.dialogs: dict[str, ElicitationDialog] = {}
         self._waiting_urls: dict[str, UrlDialog] = {}
+        self._hints = style_hints()  # palette changes reach the dialogs as events already
+        self._hints[0].colorSchemeChanged.connect(self.restyle)
+        self._hints[1].contrastPreferenceChanged.connect(self.restyle)
+
+    def restyle(self) -> None:
+        """The colour scheme or contrast preference changed: recolour the open dialogs."""
+        for dialog in list(self.dialogs.values()):
+            dialog.apply_style()
 
     def build(self, request: ElicitationRequest) -> ElicitationDialog:
         """The dialog for ``request`` (not shown yet)."""
