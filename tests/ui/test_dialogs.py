@@ -312,3 +312,24 @@ def test_every_label_gets_its_own_mnemonic_that_focuses_its_field(aio, qtbot):
     QTest.keyClick(dialog, Qt.Key.Key_N, Qt.KeyboardModifier.AltModifier)
     qtbot.waitUntil(dialog.rows["note"].adapter.focus_target.hasFocus, timeout=2000)
     tray.disconnect(channel)
+
+
+def test_a_field_left_with_a_wrong_value_shows_its_error_but_an_empty_one_does_not(aio, qtbot):
+    tray = Tray(aio)
+    params = {"message": "Contact", "requestedSchema": {"type": "object", "properties": {
+        "name": {"type": "string", "title": "Name"}, "mail": {"type": "string", "format": "email", "title": "Mail"},
+        "city": {"type": "string", "title": "City"}}, "required": ["name"]}}
+    channel, dialog = tray.ask(params, [])
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=2000)
+    name, mail = dialog.rows["name"].adapter.focus_target, dialog.rows["mail"].adapter.focus_target
+    name.setFocus()
+    qtbot.waitUntil(name.hasFocus, timeout=2000)
+    QTest.keyClick(name, Qt.Key.Key_Tab)  # leaving the empty required field: no error yet
+    qtbot.waitUntil(mail.hasFocus, timeout=2000)
+    QTest.keyClicks(mail, "not-an-email")
+    assert dialog.errors() == {}  # no error while typing
+    QTest.keyClick(mail, Qt.Key.Key_Tab)
+    qtbot.waitUntil(lambda: dialog.errors() != {}, timeout=2000)
+    assert dialog.errors() == {"mail": "Enter an email address, such as name@example.com."}
+    tray.disconnect(channel)

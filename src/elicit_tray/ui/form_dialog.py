@@ -138,8 +138,6 @@ class FormDialog(ElicitationDialog):
             named.setAccessibleName(spec.title)
         for widget in row.described():
             widget.setAccessibleDescription(description)
-        for control in adapter.controls:
-            control.installEventFilter(self)
         adapter.changed.connect(self._validate)
         return row
 
@@ -151,15 +149,16 @@ class FormDialog(ElicitationDialog):
             QWidget.setTabOrder(first, second)
 
     # -- validation ---------------------------------------------------------------------------
-    def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802
-        from PySide6.QtCore import QEvent
-
-        if event.type() == QEvent.Type.FocusOut:
-            for row in self.rows.values():
-                if watched in row.adapter.controls and row.current()[1] is not None and row.current()[0] is not None:
-                    row.revealed = True  # a field left with something wrong in it
-            self._validate()
-        return False
+    def _focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
+        """A field left with something wrong in it shows its error from now on (rjsf: validate
+        on leaving a field first, then live)."""
+        super()._focus_changed(old, new)
+        for row in self.rows.values():
+            if old is not None and old in row.adapter.controls and not row.revealed:
+                value, problem = row.current()
+                if problem is not None and value is not None:
+                    row.revealed = True
+                    self._validate()
 
     def _validate(self) -> list[_Row]:
         """Update every error label and the Accept button; return the invalid rows."""
