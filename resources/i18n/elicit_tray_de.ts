@@ -202,6 +202,98 @@
     </message>
 </context>
 <context>
+    <name>UrlReasons</name>
+    <message>
+        <source>This is not a valid web address.</source>
+        <extracomment>Stable reason id -&gt; one plain sentence for a non-technical reader. Key order is the order in which reasons are reported.</extracomment>
+        <translation>Dies ist keine gültige Webadresse.</translation>
+    </message>
+    <message>
+        <source>The address contains hidden, invisible or space characters.</source>
+        <translation>Die Adresse enthält versteckte, unsichtbare oder Leerzeichen.</translation>
+    </message>
+    <message>
+        <source>The address contains characters that reverse the direction of the text shown.</source>
+        <translation>Die Adresse enthält Zeichen, die die Richtung des angezeigten Textes umkehren.</translation>
+    </message>
+    <message>
+        <source>The address is written in a way that browsers and other programs could read as different websites.</source>
+        <translation>Die Adresse ist so geschrieben, dass Browser und andere Programme sie als verschiedene Websites lesen könnten.</translation>
+    </message>
+    <message>
+        <source>This is not a web page address (only http and https can be opened).</source>
+        <translation>Dies ist keine Webseiten-Adresse (nur http und https können geöffnet werden).</translation>
+    </message>
+    <message>
+        <source>The address contains a malformed international name.</source>
+        <translation>Die Adresse enthält einen fehlerhaften internationalen Namen.</translation>
+    </message>
+    <message>
+        <source>The connection to this site is not encrypted.</source>
+        <translation>Die Verbindung zu dieser Website ist nicht verschlüsselt.</translation>
+    </message>
+    <message>
+        <source>The address contains a user name before the real site name, which can make it look like a different site.</source>
+        <translation>Die Adresse enthält vor dem echten Website-Namen einen Benutzernamen, wodurch sie wie eine andere Website aussehen kann.</translation>
+    </message>
+    <message>
+        <source>The address is a numeric internet address rather than a site name.</source>
+        <translation>Die Adresse ist eine numerische Internetadresse statt eines Website-Namens.</translation>
+    </message>
+    <message>
+        <source>The numeric address is written in an unusual form.</source>
+        <translation>Die numerische Adresse ist in einer ungewöhnlichen Form geschrieben.</translation>
+    </message>
+    <message>
+        <source>The address points to this computer or to a private or local network.</source>
+        <translation>Die Adresse zeigt auf diesen Computer oder in ein privates oder lokales Netz.</translation>
+    </message>
+    <message>
+        <source>The site name is written with unusual characters that the browser converts to a different spelling.</source>
+        <translation>Der Website-Name ist mit ungewöhnlichen Zeichen geschrieben, die der Browser in eine andere Schreibweise umwandelt.</translation>
+    </message>
+    <message>
+        <source>The site name ends with an extra dot.</source>
+        <translation>Der Website-Name endet mit einem zusätzlichen Punkt.</translation>
+    </message>
+    <message>
+        <source>The site name is unusually long.</source>
+        <translation>Der Website-Name ist ungewöhnlich lang.</translation>
+    </message>
+    <message>
+        <source>The address contains the name of a well-known site, but it leads to a different site.</source>
+        <translation>Die Adresse enthält den Namen einer bekannten Website, führt aber zu einer anderen.</translation>
+    </message>
+    <message>
+        <source>The site name uses international characters that could be mistaken for other letters, so it is shown in its coded form.</source>
+        <translation>Der Website-Name verwendet internationale Zeichen, die mit anderen Buchstaben verwechselt werden könnten; er wird daher in seiner codierten Form angezeigt.</translation>
+    </message>
+    <message>
+        <source>The address contains characters from several alphabets that look alike.</source>
+        <translation>Die Adresse enthält ähnlich aussehende Zeichen aus mehreren Alphabeten.</translation>
+    </message>
+    <message>
+        <source>The site name is written in a foreign alphabet whose letters look like Latin letters.</source>
+        <translation>Der Website-Name ist in einem fremden Alphabet geschrieben, dessen Buchstaben wie lateinische aussehen.</translation>
+    </message>
+    <message>
+        <source>The site name looks almost identical to a well-known site.</source>
+        <translation>Der Website-Name sieht fast genauso aus wie der einer bekannten Website.</translation>
+    </message>
+    <message>
+        <source>The site name contains symbols or characters that are not allowed in trustworthy site names.</source>
+        <translation>Der Website-Name enthält Symbole oder Zeichen, die in vertrauenswürdigen Website-Namen nicht erlaubt sind.</translation>
+    </message>
+    <message>
+        <source>The site name contains characters that look like digits.</source>
+        <translation>Der Website-Name enthält Zeichen, die wie Ziffern aussehen.</translation>
+    </message>
+    <message>
+        <source>The site name contains characters that look like punctuation such as slashes or dots.</source>
+        <translation>Der Website-Name enthält Zeichen, die wie Satzzeichen aussehen, etwa Schrägstriche oder Punkte.</translation>
+    </message>
+</context>
+<context>
     <name>Validation</name>
     <message>
         <source>Enter a whole number.</source>
@@ -353,7 +445,7 @@
     <name>Widgets</name>
     <message>
         <source>Not set</source>
-        <extracomment>A required single-select with at most this many options is a radio group, else a combo box. Sentinel date meaning "no date" in the date pickers (shown as the empty special text). Whether the row label is the control's own text (checkbox, group box title).</extracomment>
+        <extracomment>A required single-select with at most this many options is a radio group, else a combo box. Sentinel date meaning "no date" in the date pickers (shown as the empty special text). Whether the row label is the control's own text (checkbox, group box title). Whether the field is one control named by the field title; otherwise ``widget`` is a group named by the title and each control is named by its option.</extracomment>
         <translation>Nicht gesetzt</translation>
     </message>
     <message>

@@ -34,43 +34,45 @@ from importlib import resources
 import ada_url
 from publicsuffixlist import PublicSuffixList
 
+from .translation_marks import QT_TRANSLATE_NOOP
+
 __all__ = ["REASONS", "UrlAnalysis", "analyze_url", "visible_url"]
 
 #: Stable reason id -> one plain sentence for a non-technical reader.  Key order is the order
 #: in which reasons are reported.
 REASONS: dict[str, str] = {
     # refuse
-    "unparseable": "This is not a valid web address.",
-    "forbidden_character": "The address contains hidden, invisible or space characters.",
-    "bidi_control": "The address contains characters that reverse the direction of the text shown.",
-    "ambiguous_authority": "The address is written in a way that browsers and other programs "
-    "could read as different websites.",
-    "scheme_not_allowed": "This is not a web page address (only http and https can be opened).",
-    "invalid_idna": "The address contains a malformed international name.",
+    "unparseable": QT_TRANSLATE_NOOP("UrlReasons", "This is not a valid web address."),
+    "forbidden_character": QT_TRANSLATE_NOOP("UrlReasons", "The address contains hidden, invisible or space characters."),
+    "bidi_control": QT_TRANSLATE_NOOP("UrlReasons", "The address contains characters that reverse the direction of the text shown."),
+    "ambiguous_authority": QT_TRANSLATE_NOOP(
+        "UrlReasons", "The address is written in a way that browsers and other programs could read as different websites."),
+    "scheme_not_allowed": QT_TRANSLATE_NOOP("UrlReasons", "This is not a web page address (only http and https can be opened)."),
+    "invalid_idna": QT_TRANSLATE_NOOP("UrlReasons", "The address contains a malformed international name."),
     # warn
-    "insecure_scheme": "The connection to this site is not encrypted.",
-    "userinfo": "The address contains a user name before the real site name, which can make it "
-    "look like a different site.",
-    "ip_literal": "The address is a numeric internet address rather than a site name.",
-    "ip_noncanonical": "The numeric address is written in an unusual form.",
-    "local_target": "The address points to this computer or to a private or local network.",
-    "host_normalized": "The site name is written with unusual characters that the browser "
-    "converts to a different spelling.",
-    "trailing_dot": "The site name ends with an extra dot.",
-    "host_too_long": "The site name is unusually long.",
-    "subdomain_embeds_domain": "The address contains the name of a well-known site, but it "
-    "leads to a different site.",
-    "idn_shown_as_punycode": "The site name uses international characters that could be "
-    "mistaken for other letters, so it is shown in its coded form.",
-    "idn_mixed_script": "The address contains characters from several alphabets that look alike.",
-    "idn_whole_script_confusable": "The site name is written in a foreign alphabet whose "
-    "letters look like Latin letters.",
-    "idn_confusable_top_domain": "The site name looks almost identical to a well-known site.",
-    "idn_disallowed_character": "The site name contains symbols or characters that are not "
-    "allowed in trustworthy site names.",
-    "idn_digit_lookalike": "The site name contains characters that look like digits.",
-    "idn_dangerous_pattern": "The site name contains characters that look like punctuation "
-    "such as slashes or dots.",
+    "insecure_scheme": QT_TRANSLATE_NOOP("UrlReasons", "The connection to this site is not encrypted."),
+    "userinfo": QT_TRANSLATE_NOOP(
+        "UrlReasons", "The address contains a user name before the real site name, which can make it look like a different site."),
+    "ip_literal": QT_TRANSLATE_NOOP("UrlReasons", "The address is a numeric internet address rather than a site name."),
+    "ip_noncanonical": QT_TRANSLATE_NOOP("UrlReasons", "The numeric address is written in an unusual form."),
+    "local_target": QT_TRANSLATE_NOOP("UrlReasons", "The address points to this computer or to a private or local network."),
+    "host_normalized": QT_TRANSLATE_NOOP(
+        "UrlReasons", "The site name is written with unusual characters that the browser converts to a different spelling."),
+    "trailing_dot": QT_TRANSLATE_NOOP("UrlReasons", "The site name ends with an extra dot."),
+    "host_too_long": QT_TRANSLATE_NOOP("UrlReasons", "The site name is unusually long."),
+    "subdomain_embeds_domain": QT_TRANSLATE_NOOP(
+        "UrlReasons", "The address contains the name of a well-known site, but it leads to a different site."),
+    "idn_shown_as_punycode": QT_TRANSLATE_NOOP(
+        "UrlReasons", "The site name uses international characters that could be mistaken for other letters, so it is shown in its coded form."),
+    "idn_mixed_script": QT_TRANSLATE_NOOP("UrlReasons", "The address contains characters from several alphabets that look alike."),
+    "idn_whole_script_confusable": QT_TRANSLATE_NOOP(
+        "UrlReasons", "The site name is written in a foreign alphabet whose letters look like Latin letters."),
+    "idn_confusable_top_domain": QT_TRANSLATE_NOOP("UrlReasons", "The site name looks almost identical to a well-known site."),
+    "idn_disallowed_character": QT_TRANSLATE_NOOP(
+        "UrlReasons", "The site name contains symbols or characters that are not allowed in trustworthy site names."),
+    "idn_digit_lookalike": QT_TRANSLATE_NOOP("UrlReasons", "The site name contains characters that look like digits."),
+    "idn_dangerous_pattern": QT_TRANSLATE_NOOP(
+        "UrlReasons", "The site name contains characters that look like punctuation such as slashes or dots."),
 }
 _ORDER = {k: i for i, k in enumerate(REASONS)}
 

@@ -19,7 +19,7 @@ from tests.ui.harness import Tray, shown_texts
 REPO = Path(__file__).resolve().parents[2]
 TS = REPO / "resources" / "i18n" / "elicit_tray_de.ts"
 SOURCES = sorted(str(p) for p in (REPO / "src" / "elicit_tray" / "ui").glob("*.py")) + [
-    str(REPO / "src" / "elicit_tray" / "schema" / "values.py")]
+    str(REPO / "src" / "elicit_tray" / "schema" / "values.py"), str(REPO / "src" / "elicit_tray" / "urlcheck.py")]
 FORM = {"message": "Wie viele? <b>", "requestedSchema": {"type": "object", "properties": {
     "copies": {"type": "integer", "title": "Copies", "minimum": 1, "maximum": 10}}, "required": ["copies"]}}
 
@@ -73,4 +73,13 @@ def test_a_right_to_left_locale_mirrors_the_layout(aio, locale):
     channel, dialog = tray.ask(FORM, [])
     assert dialog.isRightToLeft()
     assert dialog.decline_button.mapTo(dialog, dialog.decline_button.rect().topLeft()).x() > dialog.width() // 2
+    tray.disconnect(channel)
+
+
+def test_the_reasons_of_the_url_analysis_are_shown_in_german(aio, locale):
+    locale(QLocale("de_DE"))
+    tray = Tray(aio)
+    params = {"mode": "url", "elicitationId": "e", "message": "Login", "url": "http://example.com/"}
+    channel, dialog = tray.ask(params, [])
+    assert "• Die Verbindung zu dieser Website ist nicht verschlüsselt." in shown_texts(dialog)
     tray.disconnect(channel)

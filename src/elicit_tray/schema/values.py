@@ -15,6 +15,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any, Callable
 
+from ..translation_marks import QT_TRANSLATE_NOOP
 from .model import FieldKind, FieldSpec, FormSpec, Violation
 
 __all__ = [
@@ -32,11 +33,6 @@ _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _SECRET_RE = re.compile(
     r"\b(pass(word|phrase|wd|code)s?|secrets?|tokens?|api ?keys?|private keys?|credit cards?|card numbers?"
     r"|cvv|cvc|pin|ssn|otp|2fa|mfa)\b")
-
-
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name Qt's lupdate extracts
-    """Mark ``text`` for Qt's translation tools (context ``context``) without importing Qt."""
-    return text
 
 
 class Message(str):
