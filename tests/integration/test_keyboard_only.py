@@ -11,13 +11,8 @@ from __future__ import annotations
 
 import json
 import select
-import os
-import shutil
-import signal
 import socket
 import subprocess
-import sys
-import time
 from typing import Any
 
 import pytest
@@ -25,10 +20,9 @@ import pytest
 from elicit_tray.schema import FieldKind, parse_requested_schema
 from elicit_tray.ui.widgets import WidgetRegistry, assign_mnemonics
 from tests.conftest import load_cases
-from tests.integration.tray_process import short_tmpdir
+from tests.integration.xwindows import Windows, needs_x, xcb_tray
 
-pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY") or not shutil.which("xdotool"),
-                                reason="needs an X display and xdotool (scripts/test.sh starts Xvfb)")
+pytestmark = needs_x
 
 #: The English buttons' mnemonics (Decline, Close, Accept) are not given to fields.
 BUTTON_LETTERS = "dca"
@@ -131,35 +125,11 @@ class KeyboardUser:
 
 @pytest.fixture(scope="module")
 def tray():
-    workdir = short_tmpdir()
-    sock = workdir / "socket"
-    env = dict(os.environ, QT_QPA_PLATFORM="xcb", LANGUAGE="en", LC_ALL="C.UTF-8")
-    proc = subprocess.Popen([sys.executable, "-m", "elicit_tray", "--socket", str(sock), "serve",
-                             "--arm-delay-ms", "0"], env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while not sock.exists():
-        assert proc.poll() is None and time.monotonic() < deadline, "the tray app did not start"
-        time.sleep(0.02)  # bounded wait for the process to listen
-    yield sock
-    proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=20) == 0
+    with xcb_tray(LANGUAGE="en", LC_ALL="C.UTF-8") as sock:
+        yield sock
 
 
-_seen: set[str] = set()
-
-
-def _new_window() -> str:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "asks — elicit-tray"],
-                               capture_output=True, text=True, timeout=30).stdout.split()
-        new = [w for w in found if w not in _seen]
-        if new:
-            _seen.update(new)
-            return new[0]
-        time.sleep(0.02)  # bounded poll of the X server for the window to map
-    raise AssertionError("the dialog did not appear")
+windows = Windows()
 
 
 @pytest.mark.parametrize(("case", "interaction"), list(_interactions()))
@@ -170,8 +140,7 @@ def test_a_keyboard_alone_gets_the_same_json_as_the_mouse(tray, case, interactio
         conn.connect(str(tray))
         conn.sendall(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create",
                                  "params": case["params"]}).encode() + b"\n")
-        window = _new_window()
-        subprocess.run(["xdotool", "windowactivate", "--sync", window], capture_output=True, timeout=30)
+        windows.activate_new()
         for step in interaction["steps"]:
             for command in user.keys(step):
                 subprocess.run(["xdotool", *command], check=True, timeout=30)

@@ -62,8 +62,14 @@ def tray_env() -> dict[str, str]:
 class TrayProcess:
     """One ``elicit-tray serve`` subprocess; stderr goes to a file (read with :attr:`stderr`)."""
 
-    def __init__(self, sock: Path, plan: list[dict[str, Any]] | None, *, workdir: Path):
+    def __init__(self, sock: Path, plan: list[dict[str, Any]] | None, *, workdir: Path,
+                 extra_args: tuple[str, ...] = (), env: dict[str, str] | None = None):
+        """``plan`` None: no scripted user (a person, or xdotool, answers); ``extra_args`` go to
+        ``serve``; ``env`` is added to :func:`tray_env`."""
         self.sock = Path(sock)
+        self.plan = plan
+        self.extra_args = tuple(extra_args)
+        self.env = dict(env or {})
         self.workdir = Path(workdir)  # holds the plan and stderr files (not the socket's directory)
         self.plan_path = self.workdir / f"plan-{id(self)}.json"
         self.plan_path.write_text(json.dumps(plan or []), encoding="utf-8")
@@ -72,8 +78,8 @@ class TrayProcess:
 
     @property
     def argv(self) -> list[str]:
-        return [sys.executable, "-m", "elicit_tray", "--socket", str(self.sock), "serve",
-                "--scripted-user", str(self.plan_path), "--no-browser"]
+        scripted = [] if self.plan is None else ["--scripted-user", str(self.plan_path), "--no-browser"]
+        return [sys.executable, "-m", "elicit_tray", "--socket", str(self.sock), "serve", *scripted, *self.extra_args]
 
     @property
     def pid(self) -> int:
@@ -91,7 +97,7 @@ class TrayProcess:
         """Start the process without waiting for it."""
         with open(self.stderr_path, "wb") as err:
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                         stderr=err, env=tray_env())
+                                         stderr=err, env={**tray_env(), **self.env})
         return self
 
     def start(self) -> "TrayProcess":

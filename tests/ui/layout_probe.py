@@ -18,7 +18,7 @@ VARIANT = sys.argv[1] if len(sys.argv) > 1 else "normal"
 if VARIANT == "scale2":
     os.environ["QT_SCALE_FACTOR"] = "2"
 
-from PySide6.QtCore import QLocale, QRect, Qt  # noqa: E402
+from PySide6.QtCore import QLocale, QRect  # noqa: E402
 from PySide6.QtGui import QColor, QPalette  # noqa: E402
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QWidget  # noqa: E402
 

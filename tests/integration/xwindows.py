@@ -1,0 +1,59 @@
+"""Helpers for the real-window tests under X (Xvfb from scripts/test.sh): the tray app on the
+xcb platform, and new dialog windows found through xdotool."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from tests.integration.tray_process import TrayProcess, short_tmpdir
+
+#: Skip marker for tests that need an X display and xdotool.
+needs_x = pytest.mark.skipif(not os.environ.get("DISPLAY") or not shutil.which("xdotool"),
+                             reason="needs an X display and xdotool (scripts/test.sh starts Xvfb)")
+
+
+@contextmanager
+def xcb_tray(**env: str) -> Iterator[Path]:
+    """A tray app showing real X windows (arming off, so keys act at once); yields its socket.
+    It must exit with 0 on SIGTERM."""
+    workdir = short_tmpdir()
+    tray = TrayProcess(workdir / "socket", None, workdir=workdir, extra_args=("--arm-delay-ms", "0"),
+                       env={"QT_QPA_PLATFORM": "xcb", **env}).start()
+    try:
+        yield tray.sock
+    finally:
+        assert tray.stop() == 0, tray.stderr
+
+
+class Windows:
+    """Finds the dialog window that has just been mapped, never one seen before."""
+
+    def __init__(self, title_part: str = "asks — elicit-tray"):
+        self.title_part = title_part
+        self.seen: set[str] = set()
+
+    def new(self) -> str:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", self.title_part],
+                                   capture_output=True, text=True, timeout=30).stdout.split()
+            fresh = [w for w in found if w not in self.seen]
+            if fresh:
+                self.seen.update(fresh)
+                return fresh[0]
+            time.sleep(0.02)  # bounded poll of the X server for the window to map
+        raise AssertionError("the dialog window did not appear")
+
+    def activate_new(self) -> str:
+        """Wait for the new window and give it the keyboard focus."""
+        window = self.new()
+        subprocess.run(["xdotool", "windowactivate", "--sync", window], capture_output=True, timeout=30)
+        return window
