@@ -11,7 +11,7 @@ PYTHON="${PYTHON:-python3}"
 DEB_PACKAGES=(libegl1 libgl1 libglib2.0-0 libfontconfig1 libdbus-1-3 libxkbcommon0 libxkbcommon-x11-0
   libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-render-util0 libxcb-image0
   libxcb-randr0 libxcb-xinerama0 libxcb-xkb1 libx11-xcb1 fonts-dejavu-core xvfb xauth xdotool
-  dbus at-spi2-core python3-pyatspi)
+  dbus at-spi2-core python3-pyatspi strace)
 
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("ELICIT_TRAY_LOG", "off")  # tests never write the user's journal
 
 REPO = Path(__file__).resolve().parents[1]
 

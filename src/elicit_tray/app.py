@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
@@ -39,7 +40,7 @@ def _quiet_platform_notices() -> None:
 
 
 def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: Path | None = None,
-          no_browser: bool = False, arm_delay_ms: int | None = None) -> int:
+          no_browser: bool = False, arm_delay_ms: int | None = None, log_values: bool = False) -> int:
     """Run the tray app until it is quit; returns the process exit code.
 
     Args:
@@ -49,6 +50,8 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
         screenshot_dir: save a PNG of every dialog just before the scripted user's final step.
         no_browser: Open only logs the href instead of starting a browser (headless demo).
         arm_delay_ms: override :data:`~elicit_tray.ui.base.ARM_DELAY_MS`.
+        log_values: the request log (:mod:`elicit_tray.logs`) also records field values,
+            messages and full URLs (off by default).
 
     Exit codes: 0 after Quit/SIGTERM, :data:`EXIT_ALREADY_RUNNING` when another instance answers
     on the socket, :data:`EXIT_UNSAFE_SOCKET_DIR` when the socket directory is not private.
@@ -109,16 +112,22 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     presenter = Presenter(opener=fake_browser if no_browser else system_browser,
                           arm_delay_ms=base.ARM_DELAY_MS if arm_delay_ms is None else arm_delay_ms,
                           on_shown=on_shown)
-    dispatcher = Dispatcher(presenter.ask, presenter.complete, __version__)
+    from .logs import open_journal
+
+    journal = open_journal(log_values=log_values)
+    dispatcher = Dispatcher(presenter.ask, presenter.complete, __version__, journal=journal)
     endpoint = LocalEndpoint(dispatcher, socket_path)
     try:
         endpoint.listen()
     except AlreadyRunning as exc:
         print(f"elicit-tray: {exc}", file=sys.stderr)
+        journal.close()
         return EXIT_ALREADY_RUNNING
     except UnsafeDirectory as exc:
         print(f"elicit-tray: refusing to start: {exc}", file=sys.stderr)
+        journal.close()
         return EXIT_UNSAFE_SOCKET_DIR
+    journal.record("started", pid=os.getpid(), version=__version__, socket=str(socket_path), log_values=log_values)
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
@@ -159,4 +168,6 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
             window.hide()
             window.deleteLater()
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    journal.record("stopped", pid=os.getpid())
+    journal.close()
     return 0

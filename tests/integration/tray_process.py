@@ -53,9 +53,11 @@ def short_tmpdir() -> Path:
 
 
 def tray_env() -> dict[str, str]:
-    """The environment for a child process: offscreen Qt, no inherited socket override."""
+    """The environment for a child process: offscreen Qt, no inherited socket override, no
+    journal written to the user's state directory (unless the test sets ELICIT_TRAY_LOG)."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     env.pop("ELICIT_TRAY_SOCKET", None)
+    env.setdefault("ELICIT_TRAY_LOG", "off")  # never the user's real log
     return env
 
 

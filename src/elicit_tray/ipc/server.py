@@ -3,6 +3,10 @@
 DESIGN.md "IPC contract": a Unix domain socket (named pipe on Windows), directory 0700,
 socket 0600, peer uid checked where the OS tells it (Linux ``SO_PEERCRED``); a stale socket
 is probed and removed; a live one means another instance is running.
+
+Limits (README "IPC contract"): at most :data:`MAX_CONNECTIONS` connections at once (one more
+gets a -32000 error line with a null id and is closed); a connection whose unread answers
+exceed :data:`MAX_UNSENT_BYTES` is closed (its dialogs expire).
 """
 
 from __future__ import annotations
@@ -19,9 +23,18 @@ from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 from ..elicitation import Peer
 from ..paths import ensure_private_dir
+from . import jsonrpc as rpc
 from .protocol import Dispatcher
 
-__all__ = ["AlreadyRunning", "LocalEndpoint", "peer_of", "probe_socket"]
+__all__ = ["AlreadyRunning", "LocalEndpoint", "peer_of", "probe_socket", "MAX_CONNECTIONS",
+           "MAX_UNSENT_BYTES", "LISTEN_BACKLOG"]
+
+#: Most requester connections open at once.
+MAX_CONNECTIONS = 256
+#: Most bytes of answers waiting to be read by one requester before its connection is closed.
+MAX_UNSENT_BYTES = 4 * 1024 * 1024
+#: Connections the OS queues before the app accepts them (a burst waits instead of failing).
+LISTEN_BACKLOG = 256
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +89,13 @@ class _QtChannel(QObject):
 
     def send(self, data: bytes) -> None:
         if self.sock.state() == QLocalSocket.LocalSocketState.ConnectedState:
+            if self.sock.bytesToWrite() + len(data) > self._endpoint.max_unsent_bytes:
+                log.warning("closing the connection of %s: over %d bytes of answers unread",
+                            self.peer.label or "a requester", self._endpoint.max_unsent_bytes)
+                self._endpoint.journal.record("connection-closed", reason="unread-answers", pid=self.peer.pid,
+                                              process=self.peer.process_name)
+                self._endpoint.drop(self)
+                return
             self.sock.write(data)
             self.sock.flush()
 
@@ -90,12 +110,19 @@ class LocalEndpoint(QObject):
     ``OSError`` when the socket cannot be created.
     """
 
-    def __init__(self, dispatcher: Dispatcher, path: Path, parent: QObject | None = None):
+    def __init__(self, dispatcher: Dispatcher, path: Path, parent: QObject | None = None, *,
+                 max_connections: int = MAX_CONNECTIONS, max_unsent_bytes: int = MAX_UNSENT_BYTES):
         super().__init__(parent)
         self.dispatcher = dispatcher
+        self.journal = dispatcher.journal
         self.path = Path(path)
+        self.max_connections = max_connections
+        self.max_unsent_bytes = max_unsent_bytes
         self.server = QLocalServer(self)
+        self.server.setListenBacklogSize(LISTEN_BACKLOG)
+        self.server.setMaxPendingConnections(LISTEN_BACKLOG)
         self.server.newConnection.connect(self._accept)
+        self._channels: dict[int, _QtChannel] = {}
 
     def listen(self) -> None:
         """Create the private directory, recover a stale socket, listen, chmod 0600."""
@@ -124,6 +151,7 @@ class LocalEndpoint(QObject):
                     sig.disconnect()
                 except (RuntimeError, TypeError):
                     pass
+            self._channels.pop(id(channel), None)
             self.dispatcher.connection_lost(channel)
             if sock.state() == QLocalSocket.LocalSocketState.ConnectedState and sock.bytesToWrite():
                 sock.waitForBytesWritten(1000)
@@ -138,11 +166,30 @@ class LocalEndpoint(QObject):
             sock = self.server.nextPendingConnection()
             peer = peer_of(int(sock.socketDescriptor()))
             if peer.uid is not None and hasattr(os, "getuid") and peer.uid != os.getuid():
+                # Before anything is read: another user's process gets nothing, not even an error.
                 log.warning("refusing a connection from uid %s (pid %s)", peer.uid, peer.pid)
+                self.journal.record("connection-refused", reason="other-user", uid=peer.uid, pid=peer.pid,
+                                    process=peer.process_name)
                 sock.abort()
                 sock.deleteLater()
                 continue
+            if len(self._channels) >= self.max_connections:
+                log.warning("refusing a connection from %s: %d connections are open",
+                            peer.label or "a requester", len(self._channels))
+                self.journal.record("connection-refused", reason="too-many-connections", uid=peer.uid,
+                                    pid=peer.pid, process=peer.process_name)
+                sock.write(rpc.encode(rpc.error(None, rpc.SERVER_BUSY,
+                                                f"Server busy: too many connections ({self.max_connections})",
+                                                {"limit": self.max_connections, "scope": "connections"})))
+                sock.flush()
+                sock.disconnectFromServer()
+                if sock.state() == QLocalSocket.LocalSocketState.UnconnectedState:
+                    sock.deleteLater()
+                else:
+                    sock.disconnected.connect(sock.deleteLater)
+                continue
             channel = _QtChannel(sock, peer, self)
+            self._channels[id(channel)] = channel
             self.dispatcher.connection_made(channel)
             sock.readyRead.connect(lambda ch=channel: self._read(ch))
             sock.disconnected.connect(lambda ch=channel: self._lost(ch))
@@ -155,6 +202,23 @@ class LocalEndpoint(QObject):
             self.dispatcher.data_received(channel, data)
 
     def _lost(self, channel: _QtChannel) -> None:
+        if self._channels.pop(id(channel), None) is None:
+            return  # already dropped
         self.dispatcher.connection_lost(channel)
         channel.sock.deleteLater()
         channel.deleteLater()
+
+    def drop(self, channel: _QtChannel) -> None:
+        """Close ``channel`` at once (unsent data is discarded); its requests expire."""
+        sock = channel.sock
+        for sig in (sock.readyRead, sock.disconnected):
+            try:
+                sig.disconnect()
+            except (RuntimeError, TypeError):
+                pass
+        self._lost(channel)
+        sock.abort()
+
+    def connection_count(self) -> int:
+        """Requester connections open now."""
+        return len(self._channels)

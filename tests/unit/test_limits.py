@@ -1,0 +1,417 @@
+"""Hostile input limits and the dispatcher's "never a made-up answer" rule (no Qt, no socket).
+
+README "IPC contract": every limit has a documented value and a defined JSON-RPC answer; the
+exact responses are pinned here. The dispatcher runs in-process on a plain asyncio loop with
+fake handlers; the real socket and dialogs are covered by tests/integration/test_hostile.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, Awaitable, Callable
+
+import pytest
+
+from elicit_tray import elicitation
+from elicit_tray.elicitation import (
+    MAX_MESSAGE_CHARS,
+    MAX_OPTIONS,
+    MAX_PROPERTIES,
+    MAX_TEXT_CHARS,
+    MAX_URL_CHARS,
+    Accepted,
+    Cancelled,
+    Declined,
+    ElicitationRequest,
+    Failed,
+    Peer,
+    Violation,
+    limit_violations,
+)
+from elicit_tray.ipc import jsonrpc as rpc
+from elicit_tray.ipc.jsonrpc import MAX_JSON_DEPTH, MAX_NUMBER_CHARS, ErrorReply, Request, Response, decode_line
+from elicit_tray.ipc.protocol import MAX_PENDING_PER_CONNECTION, MAX_PENDING_TOTAL, MAX_VIOLATIONS, Dispatcher
+
+EMPTY = {"type": "object", "properties": {}}
+
+
+# -- the documented values ----------------------------------------------------------------------
+
+def test_the_limits_have_their_documented_values() -> None:
+    assert (rpc.MAX_LINE_BYTES, MAX_JSON_DEPTH, MAX_NUMBER_CHARS) == (1024 * 1024, 64, 100)
+    assert (MAX_MESSAGE_CHARS, MAX_TEXT_CHARS, MAX_PROPERTIES, MAX_OPTIONS, MAX_URL_CHARS) == (
+        10_000, 1_000, 256, 200, 8_192)
+    assert (MAX_PENDING_PER_CONNECTION, MAX_PENDING_TOTAL, MAX_VIOLATIONS) == (16, 64, 50)
+    assert rpc.SERVER_BUSY == -32000
+
+
+# -- framing: numbers, nesting, duplicate keys, NUL -------------------------------------------------
+
+def _ping(params: str) -> bytes:
+    return b'{"jsonrpc":"2.0","id":5,"method":"ping","params":' + params.encode() + b"}"
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ('{"n":1e400}', "Parse error: number 1e400 is out of range"),
+    ('{"n":-1e400}', "Parse error: number -1e400 is out of range"),
+    ('{"n":' + "9" * 101 + "}", f"Parse error: number literal longer than {MAX_NUMBER_CHARS} characters"),
+    ('{"n":0.' + "1" * 100 + "}", f"Parse error: number literal longer than {MAX_NUMBER_CHARS} characters"),
+], ids=["overflow", "negative-overflow", "101-digit-integer", "102-char-float"])
+def test_a_number_out_of_range_is_a_parse_error_with_the_id(params: str, message: str) -> None:
+    assert decode_line(_ping(params)) == ErrorReply(5, rpc.PARSE_ERROR, message)
+
+
+def test_numbers_within_the_limits_are_read_exactly() -> None:
+    big = "9" * MAX_NUMBER_CHARS
+    assert decode_line(_ping('{"a":' + big + ',"b":1.7976931348623157e308,"c":1e-400}')) == Request(
+        5, "ping", {"a": int(big), "b": 1.7976931348623157e308, "c": 0.0})
+
+
+def test_nesting_up_to_the_limit_is_read_and_one_level_more_is_a_parse_error() -> None:
+    # the message object is level 1, params level 2: 62 arrays inside make 64 levels
+    ok = _ping('{"a":' + "[" * (MAX_JSON_DEPTH - 2) + "]" * (MAX_JSON_DEPTH - 2) + "}")
+    assert isinstance(decode_line(ok), Request)
+    deep = _ping('{"a":' + "[" * (MAX_JSON_DEPTH - 1) + "]" * (MAX_JSON_DEPTH - 1) + "}")
+    assert decode_line(deep) == ErrorReply(5, rpc.PARSE_ERROR, "Parse error: JSON nested deeper than 64 levels")
+
+
+def test_nesting_too_deep_for_the_parser_still_gets_its_id_back() -> None:
+    line = b'{"jsonrpc":"2.0","id":6,"method":"ping","params":{"a":' + b"[" * 200_000 + b"]" * 200_000 + b"}}"
+    assert decode_line(line) == ErrorReply(6, rpc.PARSE_ERROR, "Parse error: JSON nested deeper than 64 levels")
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    (_ping('{"a":1,"a":2}'), ErrorReply(5, rpc.INVALID_REQUEST, 'Invalid Request: duplicate key "a"')),
+    (b'{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}',
+     ErrorReply(None, rpc.INVALID_REQUEST, 'Invalid Request: duplicate key "id"')),
+    (b'{"jsonrpc":"2.0","id":3,"method":"ping","method":"elicitation/create"}',
+     ErrorReply(3, rpc.INVALID_REQUEST, 'Invalid Request: duplicate key "method"')),
+    (b'{"jsonrpc":"2.0","id":4,"method":"elicitation/create","params":{"message":"x","requestedSchema":'
+     b'{"type":"object","properties":{"ok":{"type":"boolean"},"ok":{"type":"string"}}}}}',
+     ErrorReply(4, rpc.INVALID_REQUEST, 'Invalid Request: duplicate key "ok"')),
+], ids=["in-params", "the-id-itself", "method", "a-property-name"])
+def test_a_duplicate_key_anywhere_is_refused_not_last_one_wins(line: bytes, expected: ErrorReply) -> None:
+    assert decode_line(line) == expected
+
+
+def test_a_response_with_duplicate_keys_is_still_only_ignored() -> None:
+    assert decode_line(b'{"jsonrpc":"2.0","id":1,"result":{},"result":{"x":1}}') == Response(1)
+
+
+def test_a_raw_nul_byte_is_a_parse_error_and_an_escaped_one_reaches_the_params_check() -> None:
+    assert decode_line(b'{"jsonrpc":"2.0","id":7,"method":"ping\x00"}') == ErrorReply(
+        7, rpc.PARSE_ERROR, "Parse error: Invalid control character at: line 1 column 39 (char 38)")
+    assert decode_line(b'{"jsonrpc":"2.0","id":7,"method":"ping",\x00"params":{}}').code == rpc.PARSE_ERROR
+    assert decode_line(_ping('{"m":"a\\u0000b"}')) == Request(5, "ping", {"m": "a\x00b"})
+
+
+# -- params limits: exact violations ----------------------------------------------------------------
+
+def _form(**schema: Any) -> dict[str, Any]:
+    return {"message": "m", "requestedSchema": {"type": "object", **schema}}
+
+
+@pytest.mark.parametrize(("params", "violations"), [
+    ({"message": "x" * 10_001, "requestedSchema": EMPTY},
+     [("/message", "longer than 10000 characters (10001)")]),
+    (_form(properties={f"p{i}": {"type": "boolean"} for i in range(MAX_PROPERTIES + 1)}),
+     [("/requestedSchema/properties", f"more than {MAX_PROPERTIES} properties ({MAX_PROPERTIES + 1})")]),
+    (_form(title="t" * 1001, description="d" * 1001, properties={}),
+     [("/requestedSchema/description", "longer than 1000 characters (1001)"),
+      ("/requestedSchema/title", "longer than 1000 characters (1001)")]),
+    (_form(properties={"a": {"type": "string", "title": "t" * 1001, "description": "d" * 1001}}),
+     [("/requestedSchema/properties/a/description", "longer than 1000 characters (1001)"),
+      ("/requestedSchema/properties/a/title", "longer than 1000 characters (1001)")]),
+    (_form(properties={"n" * 1001: {"type": "boolean"}}),
+     [("/requestedSchema/properties/" + "n" * 1001, "the name is longer than 1000 characters (1001)")]),
+    (_form(properties={"c": {"type": "string", "enum": [str(i) for i in range(201)]}}),
+     [("/requestedSchema/properties/c/enum", "more than 200 options (201)")]),
+    (_form(properties={"c": {"type": "string", "oneOf": [{"const": str(i), "title": "x"} for i in range(201)]}}),
+     [("/requestedSchema/properties/c/oneOf", "more than 200 options (201)")]),
+    (_form(properties={"c": {"type": "array", "items": {"anyOf": [{"const": str(i)} for i in range(201)]}}}),
+     [("/requestedSchema/properties/c/items/anyOf", "more than 200 options (201)")]),
+    (_form(properties={"c": {"type": "string", "enum": ["a", "b" * 1001], "enumNames": ["A", "B" * 1001]}}),
+     [("/requestedSchema/properties/c/enum/1", "longer than 1000 characters (1001)"),
+      ("/requestedSchema/properties/c/enumNames/1", "longer than 1000 characters (1001)")]),
+    (_form(properties={"c": {"type": "string", "oneOf": [{"const": "k" * 1001, "title": "T" * 1001}]}}),
+     [("/requestedSchema/properties/c/oneOf/0/const", "longer than 1000 characters (1001)"),
+      ("/requestedSchema/properties/c/oneOf/0/title", "longer than 1000 characters (1001)")]),
+    ({"mode": "url", "message": "m", "url": "https://example.com/" + "a" * 8200, "elicitationId": "e"},
+     [("/url", "longer than 8192 characters (8220)")]),
+    ({"message": "m", "requestedSchema": EMPTY, "_meta": {"elicit-tray/requester": {"serverName": "s" * 1001}}},
+     [("/_meta/elicit-tray~1requester/serverName", "longer than 1000 characters (1001)")]),
+    ({"message": "a\x00b", "requestedSchema": EMPTY}, [("/message", "contains a NUL character (U+0000)")]),
+    (_form(properties={"a\x00": {"type": "boolean"}}),
+     [("/requestedSchema/properties/a\x00", "the key contains a NUL character (U+0000)")]),
+    (_form(properties={"a": {"type": "string", "default": "x\x00"}}),
+     [("/requestedSchema/properties/a/default", "contains a NUL character (U+0000)")]),
+], ids=["message", "properties", "top-title-and-description", "field-title-and-description", "property-name",
+        "enum-count", "oneOf-count", "items-anyOf-count", "enum-and-enumNames-text", "oneOf-const-and-title",
+        "url", "server-name", "nul-in-message", "nul-in-a-key", "nul-in-a-default"])
+def test_a_request_over_a_limit_is_refused_with_exactly_those_violations(
+        params: dict[str, Any], violations: list[tuple[str, str]]) -> None:
+    expected = [Violation(path, message) for path, message in violations]
+    assert limit_violations(params) == expected
+    with pytest.raises(elicitation.ParamsError) as caught:
+        elicitation.parse_elicit_params(params)
+    assert caught.value.violations == expected
+
+
+def test_a_request_exactly_at_every_limit_is_accepted() -> None:
+    params = {
+        "message": "x" * MAX_MESSAGE_CHARS,
+        "_meta": {"elicit-tray/requester": {"serverName": "s" * MAX_TEXT_CHARS}},
+        "requestedSchema": {
+            "type": "object", "title": "t" * MAX_TEXT_CHARS,
+            "properties": {
+                **{f"p{i}": {"type": "boolean"} for i in range(MAX_PROPERTIES - 2)},
+                "n" * MAX_TEXT_CHARS: {"type": "string", "title": "T" * MAX_TEXT_CHARS,
+                                       "description": "D" * MAX_TEXT_CHARS},
+                "choice": {"type": "string", "enum": [f"{i:0>{MAX_TEXT_CHARS}}" for i in range(MAX_OPTIONS)]},
+            },
+        },
+    }
+    request = elicitation.parse_elicit_params(params)
+    assert len(request.form.fields) == MAX_PROPERTIES
+    assert limit_violations({"mode": "url", "message": "m", "url": "h" * MAX_URL_CHARS}) == []
+
+
+def test_over_a_limit_nothing_else_is_checked() -> None:
+    params = {"mode": "sms", "message": "x" * (MAX_MESSAGE_CHARS + 1)}
+    with pytest.raises(elicitation.ParamsError) as caught:
+        elicitation.parse_elicit_params(params)
+    assert [v.path for v in caught.value.violations] == ["/message"]
+
+
+# -- the dispatcher, in-process ---------------------------------------------------------------------
+
+class Channel:
+    def __init__(self, peer: Peer | None = None):
+        self.peer = peer or Peer(pid=4242, uid=1000, process_name="test-requester")
+        self.sent: list[dict[str, Any]] = []
+        self.closed = False
+
+    def send(self, data: bytes) -> None:
+        assert data.endswith(b"\n") and data.count(b"\n") == 1, data
+        self.sent.append(json.loads(data))
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def line(request_id: Any, method: str, params: Any = None) -> bytes:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+    if params is not None:
+        message["params"] = params
+    return json.dumps(message).encode() + b"\n"
+
+
+def create(request_id: Any, message: str = "m") -> bytes:
+    return line(request_id, "elicitation/create", {"message": message, "requestedSchema": EMPTY})
+
+
+def err(request_id: Any, code: int, message: str, data: Any = None) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    return {"jsonrpc": "2.0", "id": request_id, "error": error}
+
+
+def ok(request_id: Any, value: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "result": value}
+
+
+def run(handler: Callable[[ElicitationRequest], Awaitable[Any]],
+        script: Callable[[Dispatcher, asyncio.AbstractEventLoop], Awaitable[None]], **kwargs: Any) -> None:
+    async def main() -> None:
+        await script(Dispatcher(handler, version="t", **kwargs), asyncio.get_running_loop())
+    asyncio.run(main())
+
+
+async def settle() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+def test_the_pending_limit_per_connection_answers_busy_and_frees_up_after_an_answer() -> None:
+    gates: dict[str, asyncio.Future[Any]] = {}
+
+    async def handler(request: ElicitationRequest) -> Any:
+        gates[request.message] = asyncio.get_running_loop().create_future()
+        return await gates[request.message]
+
+    async def script(d: Dispatcher, _loop: Any) -> None:
+        ch = Channel()
+        d.connection_made(ch)
+        d.data_received(ch, b"".join(create(i, f"m{i}") for i in range(MAX_PENDING_PER_CONNECTION)))
+        d.data_received(ch, create("over"))
+        await settle()
+        assert ch.sent == [err("over", -32000, "Server busy: too many pending requests (16 on this connection)",
+                               {"limit": 16, "scope": "connection"})]
+        d.data_received(ch, line("p", "ping"))  # other methods are never limited
+        assert ch.sent[-1] == ok("p", {})
+        gates["m0"].set_result(Declined())
+        await settle()
+        assert ch.sent[-1] == ok(0, {"action": "decline"})
+        d.data_received(ch, create("again"))
+        await settle()
+        assert d.pending_count() == MAX_PENDING_PER_CONNECTION
+        assert len(ch.sent) == 3
+        d.connection_lost(ch)
+        await settle()
+
+    run(handler, script)
+
+
+def test_the_total_pending_limit_answers_busy_on_any_connection() -> None:
+    async def handler(_request: ElicitationRequest) -> Any:
+        await asyncio.Event().wait()
+
+    async def script(d: Dispatcher, _loop: Any) -> None:
+        channels = [Channel() for _ in range(MAX_PENDING_TOTAL // MAX_PENDING_PER_CONNECTION)]
+        for ch in channels:
+            d.connection_made(ch)
+            d.data_received(ch, b"".join(create(i) for i in range(MAX_PENDING_PER_CONNECTION)))
+        late = Channel()
+        d.connection_made(late)
+        d.data_received(late, create(1))
+        await settle()
+        assert d.pending_count() == MAX_PENDING_TOTAL
+        assert late.sent == [err(1, -32000, "Server busy: too many pending requests (64 in total)",
+                                 {"limit": 64, "scope": "total"})]
+        assert all(ch.sent == [] for ch in channels)
+        d.connection_lost(channels[0])  # its requests expire: room again
+        await settle()
+        d.data_received(late, create(2))
+        await settle()
+        assert d.pending_count() == MAX_PENDING_TOTAL - MAX_PENDING_PER_CONNECTION + 1
+        assert len(late.sent) == 1
+        for ch in [*channels[1:], late]:
+            d.connection_lost(ch)
+        await settle()
+        assert d.pending_count() == 0
+
+    run(handler, script)
+
+
+@pytest.mark.parametrize("failure", [RuntimeError("the dialog could not be built"), KeyError("x"),
+                                     ZeroDivisionError()], ids=["runtime", "key", "zero-division"])
+def test_a_handler_that_raises_answers_internal_error_never_an_action(failure: Exception) -> None:
+    async def handler(_request: ElicitationRequest) -> Any:
+        raise failure
+
+    async def script(d: Dispatcher, _loop: Any) -> None:
+        ch = Channel()
+        d.connection_made(ch)
+        d.data_received(ch, create(1) + line(2, "ping"))
+        await settle()
+        assert ch.sent == [ok(2, {}), err(1, -32603, f"internal error: {failure}")]
+
+    run(handler, script)
+
+
+@pytest.mark.parametrize("outcome", [None, "accept", Accepted({"n": float("nan")}), Cancelled, object()],
+                         ids=["none", "a-string", "nan-content", "a-class", "an-object"])
+def test_an_outcome_that_cannot_be_sent_answers_internal_error(outcome: Any) -> None:
+    async def handler(_request: ElicitationRequest) -> Any:
+        return outcome
+
+    async def script(d: Dispatcher, _loop: Any) -> None:
+        ch = Channel()
+        d.connection_made(ch)
+        d.data_received(ch, create(1))
+        await settle()
+        assert len(ch.sent) == 1
+        assert ch.sent[0]["id"] == 1 and ch.sent[0]["error"]["code"] == -32603
+        assert "result" not in ch.sent[0]
+
+    run(handler, script)
+
+
+def test_a_failed_outcome_is_an_internal_error_with_its_message() -> None:
+    async def handler(_request: ElicitationRequest) -> Any:
+        return Failed("no display is available to show the dialog")
+
+    async def script(d: Dispatcher, _loop: Any) -> None:
+        ch = Channel()
+        d.connection_made(ch)
+        d.data_received(ch, create("f"))
+        await settle()
+        assert ch.sent == [err("f", -32603, "no display is available to show the dialog")]
+
+    run(handler, script)
+
+
+def test_an_exception_while_reading_the_params_answers_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from elicit_tray.ipc import protocol
+
+    def broken(_params: Any, _peer: Any = None) -> Any:
+        raise TypeError("a bug in the parser")
+
+    monkeypatch.setattr(protocol, "parse_elicit_params", broken)
+
+    async def handler(_request: ElicitationRequest) -> Any:
+        raise AssertionError("never called")
+
+    async def script(d: Dispatcher, _loop: Any) -> None:
+        ch = Channel()
+        d.connection_made(ch)
+        d.data_received(ch, create(1) + line(2, "ping"))
+        await settle()
+        assert ch.sent == [err(1, -32603, "Internal error while reading the request"), ok(2, {})]
+        assert d.pending_count() == 0
+
+    run(handler, script)
+
+
+def test_a_response_sent_to_the_tray_gets_nothing_and_the_next_request_is_answered() -> None:
+    async def handler(_request: ElicitationRequest) -> Any:
+        return Accepted({})
+
+    async def script(d: Dispatcher, _loop: Any) -> None:
+        ch = Channel()
+        d.connection_made(ch)
+        d.data_received(ch, b'{"jsonrpc":"2.0","id":1,"result":{"action":"accept"}}\n'
+                            b'{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"no"}}\n'
+                            b'{"jsonrpc":"2.0","id":null,"result":{}}\n' + line(3, "ping"))
+        assert ch.sent == [ok(3, {})]
+
+    run(handler, script)
+
+
+def test_more_violations_than_the_limit_are_cut_to_the_first_fifty() -> None:
+    async def handler(_request: ElicitationRequest) -> Any:
+        raise AssertionError("never called")
+
+    async def script(d: Dispatcher, _loop: Any) -> None:
+        ch = Channel()
+        d.connection_made(ch)
+        props = {f"p{i:03}": {"type": "object"} for i in range(MAX_PROPERTIES)}
+        d.data_received(ch, line(1, "elicitation/create", {"message": "m", "requestedSchema": {
+            "type": "object", "properties": props}}))
+        (reply,) = ch.sent
+        assert reply["error"]["code"] == -32602
+        paths = [v["path"] for v in reply["error"]["data"]["violations"]]
+        assert paths == [f"/requestedSchema/properties/p{i:03}" for i in range(MAX_VIOLATIONS)]
+
+    run(handler, script)
+
+
+def test_a_cancelled_request_id_that_is_true_does_not_cancel_request_1() -> None:
+    done: list[str] = []
+
+    async def handler(request: ElicitationRequest) -> Any:
+        await asyncio.sleep(0.01)
+        done.append(request.message)
+        return Accepted({})
+
+    async def script(d: Dispatcher, _loop: Any) -> None:
+        ch = Channel()
+        d.connection_made(ch)
+        d.data_received(ch, create(1) + b'{"jsonrpc":"2.0","method":"notifications/cancelled",'
+                                        b'"params":{"requestId":true}}\n')
+        await asyncio.sleep(0.05)
+        assert ch.sent == [ok(1, {"action": "accept", "content": {}})]
+
+    run(handler, script)
