@@ -4,7 +4,7 @@
     <name>Dialog</name>
     <message>
         <source>Warning</source>
-        <extracomment>How long Accept/Open stay disabled after a dialog appears (ms), against click-jacking and keystrokes meant for another window. Width of a dialog in pixels before the user resizes it (text wraps within it).</extracomment>
+        <extracomment>How long Accept/Open stay disabled after a dialog appears (ms), against click-jacking and keystrokes meant for another window. How long an expired dialog stays to say so before it closes by itself (ms). Width of a dialog in pixels before the user resizes it (text wraps within it).</extracomment>
         <translation>Warnung</translation>
     </message>
     <message>
@@ -72,8 +72,8 @@
         <translation>Anfragendes Programm</translation>
     </message>
     <message>
-        <source>This request is no longer waiting: the program that asked has cancelled it or gone away. Nothing was sent.</source>
-        <translation>Diese Anfrage wartet nicht mehr: Das fragende Programm hat sie abgebrochen oder wurde beendet. Es wurde nichts gesendet.</translation>
+        <source>This request is no longer waiting: the program that asked has cancelled it or gone away. Nothing was sent. This window closes by itself.</source>
+        <translation>Diese Anfrage wartet nicht mehr: Das fragende Programm hat sie abgebrochen oder wurde beendet. Es wurde nichts gesendet. Dieses Fenster schließt sich von selbst.</translation>
     </message>
 </context>
 <context>

@@ -333,3 +333,17 @@ def test_a_field_left_with_a_wrong_value_shows_its_error_but_an_empty_one_does_n
     qtbot.waitUntil(lambda: dialog.errors() != {}, timeout=2000)
     assert dialog.errors() == {"mail": "Enter an email address, such as name@example.com."}
     tray.disconnect(channel)
+
+
+def test_an_expired_dialog_closes_by_itself_and_sends_nothing(aio, qtbot, monkeypatch):
+    from elicit_tray.ui import base
+
+    monkeypatch.setattr(base, "EXPIRED_CLOSE_MS", 50)
+    tray = Tray(aio)
+    channel = tray.connect()
+    _create(tray, channel, CONFIRM)
+    dialog = tray.dialog()
+    tray.disconnect(channel)
+    assert dialog.expired and "closes by itself" in shown_texts(dialog)
+    qtbot.waitUntil(lambda: not isValid(dialog) or not dialog.isVisible(), timeout=5000)
+    assert channel.sent == []

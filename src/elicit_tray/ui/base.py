@@ -34,6 +34,8 @@ log = logging.getLogger(__name__)
 #: How long Accept/Open stay disabled after a dialog appears (ms), against click-jacking and
 #: keystrokes meant for another window.
 ARM_DELAY_MS = 700
+#: How long an expired dialog stays to say so before it closes by itself (ms).
+EXPIRED_CLOSE_MS = 10_000
 #: Width of a dialog in pixels before the user resizes it (text wraps within it).
 PREFERRED_WIDTH = 540
 
@@ -294,9 +296,10 @@ class ElicitationDialog(QDialog):
                 button.setEnabled(False)
                 button.hide()
         self.show_status(translate("Dialog", "This request is no longer waiting: the program that asked has cancelled it "
-                            "or gone away. Nothing was sent."))
+                                   "or gone away. Nothing was sent. This window closes by itself."))
         self.close_button.show()
         self.close_button.setFocus()
+        QTimer.singleShot(EXPIRED_CLOSE_MS, self.close)  # nothing to decide any more; don't pile up
 
     def show_status(self, text: str) -> None:
         """Show a status line under the body (plain text)."""
