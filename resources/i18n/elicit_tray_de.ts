@@ -56,8 +56,8 @@
         <translation>Der Server hat nicht angegeben, wer er ist.</translation>
     </message>
     <message>
-        <source>Relayed by {client}.</source>
-        <translation>Weitergeleitet von {client}.</translation>
+        <source>Relayed by {client} (as that program says).</source>
+        <translation>Weitergeleitet von {client} (nach Angabe dieses Programms).</translation>
     </message>
     <message>
         <source>Asked by the local program {program}</source>
@@ -151,6 +151,10 @@
     <message>
         <source>Full address</source>
         <translation>Vollständige Adresse</translation>
+    </message>
+    <message>
+        <source>The browser will open exactly this address:</source>
+        <translation>Der Browser öffnet genau diese Adresse:</translation>
     </message>
     <message>
         <source>Website:</source>

@@ -48,6 +48,14 @@ DIALOGS = {
     "url-warn": {"mode": "url", "elicitationId": "e1", "message": LONG,
                  "url": "https://xn--80ak6aa92e.com/login?next=" + "a" * 200},
     "url-refuse": {"mode": "url", "elicitationId": "e2", "message": "Click", "url": "javascript:alert(1)"},
+    "form-small": {"message": "Copies?", "requestedSchema": {"type": "object", "properties": {
+        "copies": {"type": "integer", "title": "Copies"}}, "required": ["copies"]}},
+    "form-huge-message": {"message": "Lorem ipsum dolor sit amet. " * 350, "requestedSchema": {
+        "type": "object", "properties": {"ok": {"type": "boolean", "title": "OK", "default": True}}}},
+    "url-waiting": {"mode": "url", "elicitationId": "e3", "message": "Authorize access to your calendar.",
+                    "url": "https://auth.example.com/connect?flow=3f1c2a9e"},
+    "url-expired": {"mode": "url", "elicitationId": "e4", "message": "Authorize access to your calendar.",
+                    "url": "https://auth.example.com/connect?flow=3f1c2a9e"},
 }
 
 
@@ -117,10 +125,23 @@ def main() -> None:
         dialog = presenter.build(parse_elicit_params(params, Peer(pid=4242, process_name="agent-runner")))
         dialog.show()
         app.processEvents()
-        if name == "form":
+        if name.startswith("form"):
             dialog.attempt_submit()  # show the errors too
-            app.processEvents()
-        report[name] = {"problems": problems(dialog), "rtl": dialog.isRightToLeft(),
+        elif name == "url-waiting":
+            dialog.browser_opened = dialog.waiting = True
+            dialog.set_waiting_view()
+        elif name == "url-expired":
+            dialog.mark_expired()
+        app.processEvents()
+        buttons = [b for b in dialog.findChildren(QAbstractButton) if b.isVisible() and b.parent() is dialog]
+        off_screen = [b.text() for b in buttons if not b.visibleRegion().boundingRect().size() == b.size()]
+        room = dialog.height() < int(dialog.screen().availableGeometry().height() * 0.9)
+        for label in dialog.findChildren(QLabel):  # with room to grow, news must be in view
+            news = label.objectName() == "status" or label.objectName().endswith("-error")
+            if room and news and label.isVisible() and label.visibleRegion().boundingRect().size() != label.size():
+                off_screen.append(label.objectName() + " (scrolled out of view)")
+        report[name] = {"problems": problems(dialog) + [f"button not fully visible: {t}" for t in off_screen],
+                        "rtl": dialog.isRightToLeft(),
                         "size": [dialog.width(), dialog.height()]}
         if out is not None:
             save_screenshot(dialog, out, f"{name}-{VARIANT}")

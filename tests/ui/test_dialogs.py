@@ -114,7 +114,7 @@ def test_the_dialog_says_who_asks_and_marks_the_name_as_self_reported(aio):
     text = shown_texts(dialog)
     assert "File Server (files) 2.0" in text
     assert "reported by the server itself; not verified" in text
-    assert "Relayed by runner" in text
+    assert "Relayed by runner (as that program says)." in text
     assert "test-requester (pid 4242)" in text
     assert dialog.windowTitle() == "File Server (files) 2.0 asks — elicit-tray"
     tray.disconnect(channel)
@@ -347,3 +347,74 @@ def test_an_expired_dialog_closes_by_itself_and_sends_nothing(aio, qtbot, monkey
     assert dialog.expired and "closes by itself" in shown_texts(dialog)
     qtbot.waitUntil(lambda: not isValid(dialog) or not dialog.isVisible(), timeout=5000)
     assert channel.sent == []
+
+
+def test_server_strings_cannot_forge_the_identity_or_reverse_text(aio):
+    tray = Tray(aio)
+    params = {"message": "Open invoice \u202egnp.exe", "_meta": {"elicit-tray/requester": {
+        "serverName": "\u202emoc.elgoog\u202c", "serverVersion": "1.0\nVerified by elicit-tray"}},
+        "requestedSchema": {"type": "object", "properties": {
+            "x": {"type": "string", "title": "Name\u202e", "description": "two\nlines"},
+            "blank": {"type": "string", "title": "   "}}}}
+    channel, dialog = tray.ask(params, [])
+    text = shown_texts(dialog)
+    assert "\\u202emoc.elgoog\\u202c 1.0\\u000aVerified by elicit-tray" in text
+    assert "Open invoice \\u202egnp.exe" in text
+    assert "\u202e" not in text and "\u202e" not in dialog.windowTitle()
+    assert "two\nlines." in text  # descriptions keep their lines
+    assert dialog.rows["blank"].label.text().replace("&", "") == "blank"  # a blank title shows the name
+    tray.disconnect(channel)
+
+
+def test_a_look_alike_url_also_shows_the_exact_address_the_browser_opens(aio):
+    tray = Tray(aio)
+    params = dict(URL, url="https://accounts@раypal.com/login")
+    channel, dialog = tray.ask(params, [])
+    text = shown_texts(dialog)
+    assert "https://accounts@раypal.com/login" in text  # as received
+    assert "The browser will open exactly this address:\nhttps://accounts@xn--ypal-43d9g.com/login" in text
+    tray.disconnect(channel)
+
+
+def test_tab_leaves_a_date_picker_for_the_next_field_and_typing_writes_the_date(aio, qtbot):
+    tray = Tray(aio)
+    params = {"message": "When?", "requestedSchema": {"type": "object", "properties": {
+        "day": {"type": "string", "format": "date", "title": "Day"},
+        "note": {"type": "string", "title": "Note"}}, "required": ["day"]}}
+    channel, dialog = tray.ask(params, [])
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=2000)
+    day = dialog.rows["day"].adapter.edit
+    day.setFocus()
+    qtbot.waitUntil(day.hasFocus, timeout=2000)
+    QTest.keyClicks(day, "2027-03-04")
+    assert dialog.rows["day"].adapter.value() == ("2027-03-04", None)
+    QTest.keyClick(day, Qt.Key.Key_Tab)
+    qtbot.waitUntil(dialog.rows["note"].adapter.focus_target.hasFocus, timeout=2000)
+    QTest.keyClick(dialog.rows["note"].adapter.focus_target, Qt.Key.Key_Return)
+    assert tray.reply(channel)["result"] == {"action": "accept", "content": {"day": "2027-03-04"}}
+
+
+def test_typing_a_date_and_time_as_people_write_it_gives_exactly_that_time(aio, qtbot):
+    import datetime
+
+    tray = Tray(aio)
+    params = {"message": "When?", "requestedSchema": {"type": "object", "properties": {
+        "at": {"type": "string", "format": "date-time", "title": "At"}}, "required": ["at"]}}
+    channel, dialog = tray.ask(params, [])
+    at = dialog.rows["at"].adapter.edit
+    at.setFocus()
+    QTest.keyClicks(at, "2027-03-04 09:30:15")
+    QTest.keyClick(at, Qt.Key.Key_Return)
+    sent = tray.reply(channel)["result"]["content"]["at"]
+    assert datetime.datetime.fromisoformat(sent).replace(tzinfo=None) == datetime.datetime(2027, 3, 4, 9, 30, 15)
+
+
+def test_concurrent_dialogs_are_cascaded_not_stacked_exactly(aio):
+    tray = Tray(aio)
+    channel = tray.connect()
+    _create(tray, channel, CONFIRM, 1)
+    _create(tray, channel, CONFIRM, 2)
+    first, second = tray.dialog(), tray.dialog()
+    assert second.pos() != first.pos()
+    tray.disconnect(channel)

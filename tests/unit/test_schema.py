@@ -814,3 +814,24 @@ def test_every_strict_subset_schema_we_accept_validates_with_the_sdk_model(prop:
     if field.default is None:
         checked.pop("default", None)  # an invalid default is ignored (product policy), not rendered
     assert _sdk_accepts(checked), prop
+
+
+@pytest.mark.parametrize(("prop", "path"), [
+    (None, "/properties/p"),
+    ({"type": "integer", "minimum": 0.5, "maximum": 0.7}, "/properties/p/minimum"),
+    ({"type": "array", "maxItems": 0, "items": {"type": "string", "enum": ["a"]}}, "/properties/p/maxItems"),
+    ({"type": "string", "format": None}, "/properties/p/format"),
+    ({"type": "string", "minLength": None}, "/properties/p/minLength"),
+    ({"type": "string", "pattern": None}, "/properties/p/pattern"),
+    ({"type": "number", "maximum": None}, "/properties/p/maximum"),
+])
+def test_a_property_that_no_answer_could_satisfy_or_an_explicit_null_is_refused(prop, path) -> None:
+    with pytest.raises(SchemaError) as caught:
+        parse_requested_schema({"type": "object", "properties": {"p": prop}})
+    assert [v.path for v in caught.value.violations] == [path]
+
+
+def test_a_tiny_number_is_not_silently_sent_as_zero() -> None:
+    spec = FieldSpec(name="x", kind=FieldKind.NUMBER, title="x")
+    assert coerce_number(spec, "1e-400") == (None, "Enter a number of a reasonable size.")
+    assert coerce_number(spec, "0.0") == (0.0, None)

@@ -49,6 +49,9 @@ BUSY_MESSAGE = "Server busy: too many pending requests"
 
 log = logging.getLogger(__name__)
 
+#: Notifications a requester may send (without an id).
+_NOTIFICATIONS = frozenset({"notifications/cancelled", "notifications/elicitation/complete"})
+
 #: The UI side: one coroutine per request, returning the user's outcome. Cancelling it means
 #: the request expired (the dialog must say so and send nothing).
 Handler = Callable[[ElicitationRequest], Awaitable[Outcome]]
@@ -217,7 +220,8 @@ class Dispatcher:
         elif msg.method == "elicitation/create":
             self._create(channel, state, msg)
         else:
-            self._send(channel, state, rpc.error(msg.id, rpc.METHOD_NOT_FOUND, f"Method not found: {msg.method}"))
+            hint = " (a notification: send it without an id)" if msg.method in _NOTIFICATIONS else ""
+            self._send(channel, state, rpc.error(msg.id, rpc.METHOD_NOT_FOUND, f"Method not found: {msg.method}{hint}"))
 
     def _create(self, channel: Channel, state: _State, msg: rpc.Request) -> None:
         received = time.monotonic()

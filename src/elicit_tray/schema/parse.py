@@ -125,6 +125,9 @@ class _Parser:
 
     def field(self, name: str, prop: Any, required: bool) -> FieldSpec | None:
         path = _ptr("properties", name)
+        if not isinstance(prop, dict):
+            self.bad(path, "a property schema must be an object")
+            return None
         prop = self.resolve(prop, path)
         if prop is None:
             return None
@@ -181,13 +184,13 @@ class _Parser:
     # -- builders, one per shape ---------------------------------------------------------------
     def build_text(self, prop: dict[str, Any], path: str, common: dict[str, Any]) -> FieldSpec | None:
         fmt = prop.get("format")
-        if fmt is not None and (not isinstance(fmt, str) or fmt not in STRING_FORMATS):
+        if (fmt is not None or "format" in prop) and (not isinstance(fmt, str) or fmt not in STRING_FORMATS):
             self.bad(_ptr_join(path, "format"), f"unsupported format {fmt!r}; expected one of "
                      + ", ".join(sorted(STRING_FORMATS)))
             return None
         lo, hi = self.bounds(prop, path, "minLength", "maxLength", _is_count, "a non-negative integer")
         pattern = prop.get("pattern")
-        if pattern is not None:
+        if "pattern" in prop:
             pattern = self.pattern(pattern, _ptr_join(path, "pattern"))
         kind = {"date": FieldKind.DATE, "date-time": FieldKind.DATETIME}.get(fmt or "", FieldKind.TEXT)
         return FieldSpec(kind=kind, format=fmt if kind is FieldKind.TEXT else None,
@@ -196,6 +199,9 @@ class _Parser:
     def build_number(self, prop: dict[str, Any], path: str, common: dict[str, Any]) -> FieldSpec | None:
         lo, hi = self.bounds(prop, path, "minimum", "maximum", _is_number, "a finite number")
         kind = FieldKind.INTEGER if prop["type"] == "integer" else FieldKind.NUMBER
+        if kind is FieldKind.INTEGER and lo is not None and hi is not None and math.ceil(lo) > math.floor(hi):
+            self.bad(_ptr_join(path, "minimum"), f"no whole number lies between {lo} and {hi}")
+            return None
         return FieldSpec(kind=kind, minimum=lo, maximum=hi, **common)
 
     def build_boolean(self, prop: dict[str, Any], path: str, common: dict[str, Any]) -> FieldSpec | None:
@@ -237,6 +243,8 @@ class _Parser:
             return None
         if lo is not None and lo > len(options):
             self.bad(_ptr_join(path, "minItems"), f"minItems {lo} exceeds the {len(options)} options")
+        if hi == 0:
+            self.bad(_ptr_join(path, "maxItems"), "maxItems 0 leaves nothing to choose")
         if prop.get("uniqueItems", True) is not True:
             self.bad(_ptr_join(path, "uniqueItems"), "a multi-select always has unique items")
         return FieldSpec(kind=FieldKind.MULTI_SELECT, options=options, min_items=lo, max_items=hi, **common)
@@ -245,7 +253,7 @@ class _Parser:
     def bounds(self, prop: dict[str, Any], path: str, lo_key: str, hi_key: str, ok: Any, what: str) -> tuple[Any, Any]:
         lo, hi = prop.get(lo_key), prop.get(hi_key)
         for key, value in ((lo_key, lo), (hi_key, hi)):
-            if value is not None and not ok(value):
+            if (value is not None or key in prop) and not ok(value):  # an explicit null is not "absent"
                 self.bad(_ptr_join(path, key), f'"{key}" must be {what}')
                 return None, None
         if lo is not None and hi is not None and lo > hi:

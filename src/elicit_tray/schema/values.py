@@ -100,7 +100,7 @@ def coerce_number(spec: FieldSpec, text: str) -> tuple[int | float | None, str |
     if _INT_RE.fullmatch(text) and len(text) <= 400:
         return int(text), None
     value = float(text)
-    if not math.isfinite(value):
+    if not math.isfinite(value) or (value == 0 and Decimal(text) != 0):  # overflow, or underflow to 0
         return None, Message(QT_TRANSLATE_NOOP("Validation", "Enter a number of a reasonable size."))
     return value, None
 

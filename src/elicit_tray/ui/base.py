@@ -186,7 +186,8 @@ class ElicitationDialog(QDialog):
         note = translate("Dialog", "Name reported by the server itself; not verified.") if requester.label else \
             translate("Dialog", "The server did not say who it is.")
         if requester.client_name:
-            note += " " + translate("Dialog", "Relayed by {client}.").format(client=requester.client_name)
+            note += " " + translate("Dialog", "Relayed by {client} (as that program says).").format(
+                client=requester.client_name)
         hint = plain_label(note)
         hint.setObjectName("server-note")
         process = plain_label(translate("Dialog", "Asked by the local program {program}").format(
@@ -236,11 +237,8 @@ class ElicitationDialog(QDialog):
         if new is not None and self.scroll.widget().isAncestorOf(new):
             self.scroll.ensureWidgetVisible(new, 8, 8)
 
-    def _fit_to_content(self) -> None:
-        """A comfortable reading width, and the height the content needs at that width, up to
-        most of the screen (beyond that the content scrolls; the buttons stay in view)."""
-        screen = self.screen().availableGeometry() if self.screen() else None
-        width = PREFERRED_WIDTH if screen is None else min(PREFERRED_WIDTH, screen.width())
+    def _needed_height(self, width: int) -> int:
+        """The window height that shows all content at ``width``, capped at 90% of the screen."""
         content = self.scroll.widget()
         margins = self.layout().contentsMargins()
         inner = width - margins.left() - margins.right()
@@ -248,9 +246,24 @@ class ElicitationDialog(QDialog):
         needed = max(needed, content.minimumSizeHint().height())
         buttons = self.buttons.sizeHint().height() + self.layout().spacing()
         height = needed + buttons + margins.top() + margins.bottom() + 2
-        if screen is not None:
-            height = min(height, int(screen.height() * 0.9))
-        self.resize(width, height)
+        screen = self.screen().availableGeometry() if self.screen() else None
+        return height if screen is None else min(height, int(screen.height() * 0.9))
+
+    def _fit_to_content(self) -> None:
+        """A comfortable reading width, and the height the content needs at that width, up to
+        most of the screen (beyond that the content scrolls; the buttons stay in view)."""
+        screen = self.screen().availableGeometry() if self.screen() else None
+        width = PREFERRED_WIDTH if screen is None else min(PREFERRED_WIDTH, screen.width())
+        self.resize(width, self._needed_height(width))
+
+    def grow_to_content(self) -> None:
+        """Content grew (an error, a status line): grow the window so it shows, never shrink."""
+        if self.isVisible():
+            content = self.scroll.widget()
+            content.layout().activate()
+            needed = self._needed_height(self.width())
+            if needed > self.height():
+                self.resize(self.width(), needed)
 
     def _arm(self) -> None:
         if self.expired or self.outcome is not None:
@@ -305,6 +318,8 @@ class ElicitationDialog(QDialog):
         """Show a status line under the body (plain text)."""
         self.status_label.setText(text)
         self.status_label.show()
+        self.grow_to_content()
+        self.scroll.ensureWidgetVisible(self.status_label)
 
     def set_inputs_enabled(self, enabled: bool) -> None:
         """Enable or disable the dialog's own inputs. Overridden."""

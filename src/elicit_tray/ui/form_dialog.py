@@ -123,8 +123,8 @@ class FormDialog(ElicitationDialog):
         error.hide()
         column.addWidget(error)
         label: QLabel | None = None
-        if adapter.labels_itself:
-            form.addRow(cell)
+        if adapter.labels_itself:  # a checkbox: its own text is the label, in the field column
+            form.addRow(QLabel(), cell)
         else:
             label = QLabel(label_text + (" *" if spec.required else ""))
             label.setTextFormat(Qt.TextFormat.PlainText)
@@ -163,6 +163,7 @@ class FormDialog(ElicitationDialog):
     def _validate(self) -> list[_Row]:
         """Update every error label and the Accept button; return the invalid rows."""
         invalid = []
+        grew = False
         for row in self.rows.values():
             _value, problem = row.current()
             if problem:
@@ -170,12 +171,15 @@ class FormDialog(ElicitationDialog):
             shown = translated(problem) if (problem and row.revealed) else ""
             if row.error.text() != shown:
                 row.error.setText(("⚠ " + shown) if shown else "")
+                grew = grew or (bool(shown) and row.error.isHidden())
                 row.error.setVisible(bool(shown))
                 description = sentences(row.description, shown)
                 for widget in row.described():
                     widget.setAccessibleDescription(description)
         self._invalid = invalid
         self.refresh()
+        if grew:
+            self.grow_to_content()
         return invalid
 
     def can_commit(self) -> bool:

@@ -13,11 +13,12 @@ import logging
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, QUrl, Signal
+from PySide6.QtCore import QObject, QPoint, QRect, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 
 from ..elicitation import ElicitationRequest, Failed, Outcome
 from .base import ARM_DELAY_MS, ElicitationDialog
+from ..display import for_display
 from .form_dialog import FormDialog
 from .i18n import translate
 from .style import style_hints
@@ -70,7 +71,9 @@ class Presenter(QObject):
             dialog.apply_style()
 
     def build(self, request: ElicitationRequest) -> ElicitationDialog:
-        """The dialog for ``request`` (not shown yet)."""
+        """The dialog for ``request`` (not shown yet), showing its strings through
+        :func:`~elicit_tray.display.for_display`."""
+        request = for_display(request)
         if request.mode == "url":
             return UrlDialog(request, self.opener, arm_delay_ms=self.arm_delay_ms)
         return FormDialog(request, widgets=self.widgets, arm_delay_ms=self.arm_delay_ms)
@@ -91,9 +94,12 @@ class Presenter(QObject):
                 future.set_result(outcome)
 
         dialog.answered.connect(answered)
+        previous = next(reversed(self.dialogs.values()), None)
         self.dialogs[request.key] = dialog
         self.pending_changed.emit()
         dialog.show()
+        if previous is not None and previous.isVisible():
+            self._cascade(dialog, previous)
         dialog.raise_()
         dialog.activateWindow()
         self.request_shown.emit(self.summary(request))
@@ -112,6 +118,17 @@ class Presenter(QObject):
             dialog.destroyed.connect(lambda *_: self._waiting_urls.pop(request.elicitation_id or "", None))
         return outcome
 
+    @staticmethod
+    def _cascade(dialog: ElicitationDialog, previous: ElicitationDialog) -> None:
+        """Offset a new dialog from the one before, so that concurrent requests never hide
+        each other exactly (the window manager may still place it elsewhere)."""
+        step = QPoint(32, 32)
+        target = previous.pos() + step
+        area = dialog.screen().availableGeometry() if dialog.screen() else None
+        if area is not None and not area.contains(QRect(target, dialog.size())):
+            target = area.topLeft() + step
+        dialog.move(target)
+
     def complete(self, elicitation_id: str) -> None:
         """``notifications/elicitation/complete``: end that URL dialog's waiting state.
 
@@ -124,8 +141,9 @@ class Presenter(QObject):
     @staticmethod
     def summary(request: ElicitationRequest) -> str:
         """One line for menus and notifications: who asks and what."""
-        who = request.requester.label or request.peer.label or translate("Presenter", "A local program")
-        what = (request.message or "").splitlines()[0] if request.message else ""
+        shown = for_display(request)
+        who = shown.requester.label or shown.peer.label or translate("Presenter", "A local program")
+        what = shown.message.splitlines()[0] if shown.message else ""
         if len(what) > 60:
             what = what[:57] + "…"
         return f"{who}: {what}" if what else who

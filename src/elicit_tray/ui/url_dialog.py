@@ -64,6 +64,12 @@ class UrlDialog(ElicitationDialog):
         url_box.setFixedHeight(metrics.lineSpacing() * min(6, 2 + len(request.url) // 60) + 12)
         self.url_box = url_box
         self.body.addWidget(url_box)
+        if analysis.href and analysis.href != request.url:  # e.g. a look-alike Unicode host
+            opens = plain_label(translate("UrlDialog", "The browser will open exactly this address:") + "\n"
+                                + analysis.href)
+            opens.setObjectName("opens")
+            opens.setFont(QFont("monospace"))
+            self.body.addWidget(opens)
 
         self.host_label = QLabel()
         self.host_label.setObjectName("host")

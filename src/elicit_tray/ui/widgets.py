@@ -14,6 +14,7 @@ import datetime as _dt
 from typing import Any, Callable, Iterator
 
 from PySide6.QtCore import QDate, QDateTime, QEvent, QObject, Qt, QTime, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QButtonGroup,
@@ -179,7 +180,7 @@ class BooleanField(FieldWidget):
         self.changed.emit()
 
     def set_label(self, text: str) -> None:
-        self.box.setText(text)
+        self.box.setText(text + (" *" if self.spec.required else ""))
 
     def value(self) -> tuple[Any, str | None]:
         return (self.box.isChecked() if self._given else None), None
@@ -190,10 +191,45 @@ class BooleanField(FieldWidget):
         self.box.blockSignals(False)
 
 
+class _TabLeaves:
+    """Mixin for Qt's date pickers, so that typing a date works as people type it:
+
+    - Tab moves to the next field (as everywhere in the form), not to the picker's next
+      section; Left/Right still move between sections.
+    - Typing ``2027-03-04`` gives 2027-03-04: Qt moves on by itself when a section is full,
+      so a separator typed right after that is swallowed instead of skipping a section.
+    """
+
+    _advanced = False
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        if event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) and not (
+                event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)):
+            QWidget.focusNextPrevChild(self, event.key() == Qt.Key.Key_Tab)  # type: ignore[arg-type]
+            event.accept()
+            return
+        text = event.text()
+        if self._advanced and text and not text.isdigit() and not text.isalpha():
+            self._advanced = False  # the separator after a section Qt already left
+            event.accept()
+            return
+        before = self.currentSectionIndex()  # type: ignore[attr-defined]
+        super().keyPressEvent(event)  # type: ignore[misc]
+        self._advanced = text.isdigit() and self.currentSectionIndex() != before  # type: ignore[attr-defined]
+
+
+class _DateEdit(_TabLeaves, QDateEdit):
+    pass
+
+
+class _DateTimeEdit(_TabLeaves, QDateTimeEdit):
+    pass
+
+
 class _DatePart(FieldWidget):
     """Shared by date and date-time: a picker whose minimum is the "not set" sentinel."""
 
-    editor_class: type[QDateEdit] | type[QDateTimeEdit] = QDateTimeEdit
+    editor_class: type[QDateEdit] | type[QDateTimeEdit] = _DateTimeEdit
 
     def __init__(self, spec: FieldSpec):
         super().__init__(spec)
@@ -239,13 +275,16 @@ class _DatePart(FieldWidget):
             if starts:
                 now = QDateTime.currentDateTime()
                 self.edit.setDateTime(QDateTime(now.date(), QTime(now.time().hour(), 0)))
+                first = self.edit.sectionAt(0)  # typing then writes the year, "-" moves on
+                self.edit.setCurrentSection(first)
+                self.edit.setSelectedSection(first)
         return False
 
 
 class DateField(_DatePart):
     """``format: date`` -> ``YYYY-MM-DD``."""
 
-    editor_class = QDateEdit
+    editor_class = _DateEdit
 
     def __init__(self, spec: FieldSpec):
         super().__init__(spec)
@@ -262,7 +301,7 @@ class DateField(_DatePart):
 class DateTimeField(_DatePart):
     """``format: date-time`` -> RFC 3339 local time with seconds and offset."""
 
-    editor_class = QDateTimeEdit
+    editor_class = _DateTimeEdit
 
     def __init__(self, spec: FieldSpec):
         super().__init__(spec)
@@ -349,15 +388,19 @@ class RadioSelect(FieldWidget):
 
 
 class MultiSelect(FieldWidget):
-    """A titled group of checkable options; the value lists checked options in option order."""
+    """A group of checkable options, named by the field for assistive technology (the row label
+    shows the title); the value lists checked options in option order."""
 
-    labels_itself = True
     single_control = False
 
     def __init__(self, spec: FieldSpec):
         super().__init__(spec)
-        group = QGroupBox(escape_mnemonic(spec.title) + (" *" if spec.required else ""))
+        group = QGroupBox()
+        group.setFlat(True)
+        group.setStyleSheet("QGroupBox { border: none; margin: 0; padding: 0; }")
         layout = QVBoxLayout(group)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
         self.boxes: list[QCheckBox] = []
         for option in spec.options:
             box = QCheckBox(escape_mnemonic(option.title))
@@ -370,9 +413,6 @@ class MultiSelect(FieldWidget):
         self.focus_target = self.boxes[0]
         self.controls = list(self.boxes)
         self._given = False
-
-    def set_label(self, text: str) -> None:
-        self.group.setTitle(text + (" *" if self.spec.required else ""))
 
     def _touch(self) -> None:
         self._given = True
