@@ -12,6 +12,9 @@ DEB_PACKAGES=(libegl1 libgl1 libglib2.0-0 libfontconfig1 libdbus-1-3 libxkbcommo
   libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-render-util0 libxcb-image0
   libxcb-randr0 libxcb-xinerama0 libxcb-xkb1 libx11-xcb1 fonts-dejavu-core xvfb xauth xdotool
   dbus at-spi2-core python3-pyatspi strace)
+# Callers may add packages of their own, space-separated (benchmarks/run.sh: EXTRA_DEB_PACKAGES="zenity yad").
+read -r -a extra_packages <<<"${EXTRA_DEB_PACKAGES:-}"
+DEB_PACKAGES+=("${extra_packages[@]}")
 
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
@@ -20,12 +23,12 @@ if command -v dpkg-query >/dev/null 2>&1; then
   done
   if ((${#missing[@]})); then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-      echo "setup: installing system libraries for Qt: ${missing[*]}"
+      echo "setup: installing system packages: ${missing[*]}"
       export DEBIAN_FRONTEND=noninteractive
       apt-get update -qq
       apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
     else
-      echo "setup: Qt needs these system packages; install them with:"
+      echo "setup: these system packages are missing; install them with:"
       echo "  sudo apt-get install -y ${missing[*]}"
     fi
   fi
