@@ -224,8 +224,8 @@ class ElicitationDialog(QDialog):
         for label in self.findChildren(QLabel):
             if label.objectName() == "warning":
                 label.setStyleSheet(warning_css(palette))
-            elif label.objectName().endswith("-error"):
-                label.setStyleSheet(error_css(palette))
+            elif label.objectName().endswith("-error") and not label.isHidden():
+                label.setStyleSheet(error_css(palette))  # hidden ones are styled when shown
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         super().changeEvent(event)

@@ -20,6 +20,7 @@ from ..elicitation import Accepted, ElicitationRequest
 from ..schema import FieldSpec, build_content, check_value, describe_constraints, looks_secret, validate_content
 from .base import ARM_DELAY_MS, ElicitationDialog, announce, plain_label, warning_label
 from .i18n import translate, translated
+from .style import error_css
 from .widgets import FieldWidget, WidgetRegistry, assign_mnemonics, mnemonic_letter, registry
 
 __all__ = ["FormDialog"]
@@ -114,7 +115,7 @@ class FormDialog(ElicitationDialog):
         column.addWidget(adapter.widget)
         shown_hint = sentences(spec.description, translated(describe_constraints(replace(spec, required=False))))
         if shown_hint:
-            hint = plain_label(shown_hint)
+            hint = plain_label(shown_hint, selectable=False)  # cheaper layout; readers get the description
             hint.setObjectName(f"field-{spec.name}-description")
             hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
             column.addWidget(hint)
@@ -171,7 +172,9 @@ class FormDialog(ElicitationDialog):
             shown = translated(problem) if (problem and row.revealed) else ""
             if row.error.text() != shown:
                 row.error.setText(("⚠ " + shown) if shown else "")
-                grew = grew or (bool(shown) and row.error.isHidden())
+                if shown and row.error.isHidden():
+                    grew = True
+                    row.error.setStyleSheet(error_css(self.palette()))  # styled when first shown
                 row.error.setVisible(bool(shown))
                 description = sentences(row.description, shown)
                 for widget in row.described():

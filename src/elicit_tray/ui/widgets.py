@@ -118,10 +118,12 @@ class FieldWidget(QObject):
 class TextField(FieldWidget):
     """A ``QLineEdit`` for plain, email and uri strings. Empty text means "not given"."""
 
+    clear_button = True
+
     def __init__(self, spec: FieldSpec):
         super().__init__(spec)
         edit = QLineEdit()
-        edit.setClearButtonEnabled(True)
+        edit.setClearButtonEnabled(self.clear_button)
         if spec.format == "email":
             edit.setInputMethodHints(Qt.InputMethodHint.ImhEmailCharactersOnly)
             edit.setPlaceholderText("name@example.com")
@@ -144,11 +146,11 @@ class TextField(FieldWidget):
 class NumberField(TextField):
     """A validated numeric entry that keeps exactly what was typed (no spin-box rounding)."""
 
+    clear_button = False
+
     def __init__(self, spec: FieldSpec):
         super().__init__(spec)
         self.edit.setInputMethodHints(Qt.InputMethodHint.ImhFormattedNumbersOnly)
-        self.edit.setClearButtonEnabled(False)
-        self.edit.setPlaceholderText("")
 
     def value(self) -> tuple[Any, str | None]:
         return coerce_number(self.spec, self.edit.text())
