@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from elicit_tray.ipc.jsonrpc import MAX_LINE_BYTES
 
 from .test_hostile import HostileTray
-from .tray_process import Conn, short_tmpdir
+from .tray_process import Conn
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Unix sockets")
 
@@ -94,15 +93,6 @@ def stream(rng: random.Random, c: int) -> tuple[bytes, list[str]]:
                      + b"x" * (MAX_LINE_BYTES + 10) + b'"}}')
         ids.append("fz-0-big")
     return b"".join(p + rng.choice([b"\n", b"\r\n", b"\n\n"]) for p in parts), ids
-
-
-@pytest.fixture()
-def scratch() -> Iterator[Path]:
-    path = short_tmpdir()
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
 
 
 def test_raw_stream_fuzz_every_request_gets_exactly_one_response(scratch: Path) -> None:

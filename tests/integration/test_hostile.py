@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -28,7 +27,7 @@ from elicit_tray.elicitation import MAX_MESSAGE_CHARS, MAX_OPTIONS, MAX_PROPERTI
 from elicit_tray.ipc.protocol import MAX_PENDING_PER_CONNECTION, MAX_PENDING_TOTAL
 from elicit_tray.ipc.server import MAX_CONNECTIONS
 
-from .tray_process import ANY_STR, START_TIMEOUT_S, Conn, TrayProcess, short_tmpdir, tray_env
+from .tray_process import ANY_STR, START_TIMEOUT_S, Conn, TrayProcess, tray_env
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Unix sockets, /proc, signals")
 
@@ -104,17 +103,8 @@ def assert_still_serving(tray: TrayProcess, conn: Conn | None = None) -> None:
 
 
 @pytest.fixture(scope="module")
-def scratch() -> Iterator[Path]:
-    path = short_tmpdir()
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
-
-
-@pytest.fixture(scope="module")
-def tray(scratch: Path) -> Iterator[HostileTray]:
-    proc = HostileTray(scratch / "run" / "socket", PLAN, workdir=scratch).start()
+def tray(module_scratch: Path) -> Iterator[HostileTray]:
+    proc = HostileTray(module_scratch / "run" / "socket", PLAN, workdir=module_scratch).start()
     try:
         yield proc
     finally:

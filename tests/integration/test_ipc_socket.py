@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import stat
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from elicit_tray import __version__
 from elicit_tray.ipc.jsonrpc import MAX_LINE_BYTES
 from elicit_tray.ipc.server import probe_socket
 
-from .tray_process import ANY_STR, Conn, TrayProcess, short_tmpdir, tray_env
+from .tray_process import ANY_STR, Conn, TrayProcess, tray_env
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Unix sockets, SO_PEERCRED, signals")
 
@@ -71,24 +70,10 @@ def assert_still_serving(tray: TrayProcess, conn: Conn | None = None) -> None:
         assert fresh.call(1, "ping") == pong(1)
 
 
-def _scratch() -> Iterator[Path]:
-    path = short_tmpdir()
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
-
-
 @pytest.fixture(scope="module")
-def workdir() -> Iterator[Path]:
+def workdir(module_scratch: Path) -> Path:
     """The shared tray app's socket, plan and stderr."""
-    yield from _scratch()
-
-
-@pytest.fixture
-def scratch() -> Iterator[Path]:
-    """A directory for the tray app (or socket) of one test."""
-    yield from _scratch()
+    return module_scratch
 
 
 @pytest.fixture(scope="module")

@@ -20,12 +20,12 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from .test_hostile import HostileTray
-from .tray_process import Conn, short_tmpdir
+from .tray_process import Conn
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc, Unix sockets")
 
@@ -118,15 +118,6 @@ def inet_sockets(pid: int) -> list[str]:
             if len(cols) > 9 and cols[9] in inodes:
                 found.append(f"{table}: {row.strip()}")
     return found
-
-
-@pytest.fixture(scope="module")
-def scratch() -> Iterator[Path]:
-    path = short_tmpdir()
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
 
 
 def run_everything(tray: HostileTray) -> tuple[int, list[dict[str, Any]]]:

@@ -21,7 +21,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -30,7 +30,7 @@ from elicit_tray.ipc.protocol import Dispatcher
 from elicit_tray.logs import Journal
 
 from .test_hostile import HostileTray, pong
-from .tray_process import Conn, short_tmpdir
+from .tray_process import Conn
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SO_PEERCRED, Unix sockets")
 
@@ -106,15 +106,6 @@ def other_user() -> tuple[pwd.struct_passwd, str]:
     if exe is None:
         pytest.skip("no Python interpreter the user 'nobody' can run")
     return user, exe
-
-
-@pytest.fixture()
-def scratch() -> Iterator[Path]:
-    path = short_tmpdir()
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
 
 
 def test_another_user_cannot_reach_the_socket_in_its_private_directory(

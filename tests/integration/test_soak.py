@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from .test_hostile import HostileTray
-from .tray_process import Conn, short_tmpdir
+from .tray_process import Conn
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc, Unix sockets")
 
@@ -132,15 +131,6 @@ class Requester:
             c.close()
             self.conn = Conn(self.sock, timeout_s=60)
             self.count("reconnect")
-
-
-@pytest.fixture()
-def scratch() -> Iterator[Path]:
-    path = short_tmpdir()
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
 
 
 def fd_listing(pid: int) -> str:
