@@ -247,30 +247,36 @@ def _validator_class() -> Any:
     return _VALIDATOR
 
 
+#: Numeric bounds in words, per kind: (both bounds, minimum only, maximum only, neither).
+_RANGE_TEXT = {
+    FieldKind.INTEGER: (QT_TRANSLATE_NOOP("Validation", "Whole number between {low} and {high}."),
+                        QT_TRANSLATE_NOOP("Validation", "Whole number of at least {low}."),
+                        QT_TRANSLATE_NOOP("Validation", "Whole number of at most {high}."),
+                        QT_TRANSLATE_NOOP("Validation", "Whole number.")),
+    FieldKind.NUMBER: (QT_TRANSLATE_NOOP("Validation", "Number between {low} and {high}."),
+                       QT_TRANSLATE_NOOP("Validation", "Number of at least {low}."),
+                       QT_TRANSLATE_NOOP("Validation", "Number of at most {high}."),
+                       QT_TRANSLATE_NOOP("Validation", "Number.")),
+}
+
+
 def describe_constraints(spec: FieldSpec) -> str:
     """The constraints of a field in words, for its accessible description and hint text."""
     parts: list[Message] = []
     if spec.required:
         parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Required.")))
-    lo, hi = spec.minimum, spec.maximum
-    if spec.kind is FieldKind.INTEGER:
+    if spec.kind in _RANGE_TEXT:
+        both, low_only, high_only, neither = _RANGE_TEXT[spec.kind]
+        lo, hi = spec.minimum, spec.maximum
+        low, high = (None if lo is None else format_number(lo)), (None if hi is None else format_number(hi))
         if lo is not None and hi is not None:
-            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Whole number between {low} and {high}."), low=format_number(lo), high=format_number(hi)))
+            parts.append(Message(both, low=low, high=high))
         elif lo is not None:
-            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Whole number of at least {low}."), low=format_number(lo)))
+            parts.append(Message(low_only, low=low))
         elif hi is not None:
-            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Whole number of at most {high}."), high=format_number(hi)))
+            parts.append(Message(high_only, high=high))
         else:
-            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Whole number.")))
-    elif spec.kind is FieldKind.NUMBER:
-        if lo is not None and hi is not None:
-            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Number between {low} and {high}."), low=format_number(lo), high=format_number(hi)))
-        elif lo is not None:
-            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Number of at least {low}."), low=format_number(lo)))
-        elif hi is not None:
-            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Number of at most {high}."), high=format_number(hi)))
-        else:
-            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Number.")))
+            parts.append(Message(neither))
     if spec.min_length is not None and spec.max_length is not None:
         parts.append(Message(QT_TRANSLATE_NOOP("Validation", "{low} to {high} characters."), low=spec.min_length, high=spec.max_length))
     elif spec.min_length:
