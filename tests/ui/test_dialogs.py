@@ -418,3 +418,24 @@ def test_concurrent_dialogs_are_cascaded_not_stacked_exactly(aio):
     first, second = tray.dialog(), tray.dialog()
     assert second.pos() != first.pos()
     tray.disconnect(channel)
+
+
+def test_a_dialog_that_regains_focus_is_armed_again_before_accept_works(aio, qtbot):
+    tray = Tray(aio, arm_delay_ms=200)
+    channel = tray.connect()
+    _create(tray, channel, CONFIRM, 1)
+    first = tray.dialog()
+    first.activateWindow()
+    qtbot.waitUntil(first.isActiveWindow, timeout=2000)
+    assert first.accept_button.isEnabled()
+    _create(tray, channel, CONFIRM, 2)
+    second = tray.dialog()
+    second.activateWindow()
+    qtbot.waitUntil(lambda: not first.isActiveWindow(), timeout=2000)
+    first.activateWindow()  # the user comes back, perhaps still typing for the other window
+    qtbot.waitUntil(first.isActiveWindow, timeout=2000)
+    assert not first.accept_button.isEnabled()
+    with qtbot.waitSignal(first.armed, timeout=5000):
+        pass
+    assert first.accept_button.isEnabled()
+    tray.disconnect(channel)

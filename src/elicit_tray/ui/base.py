@@ -99,6 +99,8 @@ class ElicitationDialog(QDialog):
         self.is_armed = False
         self._arm_delay_ms = arm_delay_ms
         self._arm_timer_started = False
+        self._arm_generation = 0
+        self._left = False  # lost the focus after arming
         self.setWindowFlag(Qt.WindowType.WindowContextHelpButtonHint, False)
         who = request.requester.label
         self.setWindowTitle(translate("Dialog", "{who} asks — elicit-tray").format(who=who) if who
@@ -231,6 +233,12 @@ class ElicitationDialog(QDialog):
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:  # the system palette or colour scheme changed
             self.apply_style()
+        elif event.type() == QEvent.Type.ActivationChange:
+            if not self.isActiveWindow():
+                self._left = True
+            elif self._left and self.is_armed:  # back from another window: arm again
+                self._left = False
+                self._disarm()
 
     def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
         """Keep the focused field in view when Tab moves into the scrolled part."""
@@ -264,6 +272,15 @@ class ElicitationDialog(QDialog):
             needed = self._needed_height(self.width())
             if needed > self.height():
                 self.resize(self.width(), needed)
+
+    def _disarm(self) -> None:
+        """Disable the commit button for :data:`ARM_DELAY_MS` again (the dialog regained focus:
+        keystrokes may still be meant for the window the user came from)."""
+        self.is_armed = False
+        self.refresh()
+        self._arm_generation += 1
+        generation = self._arm_generation
+        QTimer.singleShot(self._arm_delay_ms, lambda: generation == self._arm_generation and self._arm())
 
     def _arm(self) -> None:
         if self.expired or self.outcome is not None:
