@@ -72,6 +72,14 @@
         <translation>Anfragendes Programm</translation>
     </message>
     <message>
+        <source>Cancels by itself in {time}</source>
+        <translation>Bricht von selbst ab in {time}</translation>
+    </message>
+    <message>
+        <source>Timer stopped</source>
+        <translation>Zeitgeber angehalten</translation>
+    </message>
+    <message>
         <source>This request is no longer waiting: the program that asked has cancelled it or gone away. Nothing was sent. This window closes by itself.</source>
         <translation>Diese Anfrage wartet nicht mehr: Das fragende Programm hat sie abgebrochen oder wurde beendet. Es wurde nichts gesendet. Dieses Fenster schließt sich von selbst.</translation>
     </message>
@@ -378,6 +386,7 @@
     </message>
     <message>
         <source>Whole number between {low} and {high}.</source>
+        <extracomment>Numeric bounds in words, per kind: (both bounds, minimum only, maximum only, neither).</extracomment>
         <translation>Ganze Zahl zwischen {low} und {high}.</translation>
     </message>
     <message>

@@ -58,11 +58,13 @@ class Browser:
 class Tray:
     """The real dispatcher + presenter with ``arm_delay_ms`` (0 unless a test needs arming)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, *, arm_delay_ms: int = 0, browser: Browser | None = None):
+    def __init__(self, loop: asyncio.AbstractEventLoop, *, arm_delay_ms: int = 0, browser: Browser | None = None,
+                 timeout_s: int = 0):
         self.loop = loop
         self.browser = browser or Browser()
         self.shown: asyncio.Queue[ElicitationDialog] = asyncio.Queue()
-        self.presenter = Presenter(opener=self.browser, arm_delay_ms=arm_delay_ms, on_shown=self.shown.put_nowait)
+        self.presenter = Presenter(opener=self.browser, arm_delay_ms=arm_delay_ms, on_shown=self.shown.put_nowait,
+                                   timeout_s=timeout_s)
         self.dispatcher = Dispatcher(self.presenter.ask, self.presenter.complete, "test")
 
     def connect(self, peer: Peer | None = None) -> FakeChannel:

@@ -439,3 +439,20 @@ def test_a_dialog_that_regains_focus_is_armed_again_before_accept_works(aio, qtb
         pass
     assert first.accept_button.isEnabled()
     tray.disconnect(channel)
+
+
+def test_a_user_set_timeout_counts_down_visibly_and_answers_cancel(aio):
+    tray = Tray(aio, timeout_s=1)
+    channel, dialog = tray.ask(COPIES, [])
+    assert "Cancels by itself in 0:01" in shown_texts(dialog)
+    assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "cancel"}}
+    assert dialog.outcome.how == "timeout"
+
+
+def test_the_timeout_stops_at_the_first_keystroke(aio):
+    tray = Tray(aio, timeout_s=30)
+    channel, dialog = tray.ask(COPIES, [{"do": "type", "field": "copies", "text": "3"}])
+    assert not dialog._countdown.isActive()
+    assert "Timer stopped" in shown_texts(dialog)
+    QTest.keyClick(dialog.rows["copies"].adapter.focus_target, Qt.Key.Key_Return)
+    assert tray.reply(channel)["result"] == {"action": "accept", "content": {"copies": 3}}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QFont, QKeyEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -273,6 +273,49 @@ class ElicitationDialog(QDialog):
             if needed > self.height():
                 self.resize(self.width(), needed)
 
+    # -- the optional user-set timeout ------------------------------------------------------
+    def start_timeout(self, seconds: int) -> None:
+        """Answer ``cancel`` after ``seconds`` unless the user acts first: a visible countdown
+        that stops at the first key or click in the dialog (DESIGN.md "Actions": timeout ->
+        cancel). Off unless the user set one (``serve --timeout``)."""
+        self._remaining = seconds
+        self._countdown = QTimer(self)
+        self._countdown.setInterval(1000)
+        self._countdown.timeout.connect(self._tick)
+        self.countdown_label = plain_label("", selectable=False)
+        self.countdown_label.setObjectName("countdown")
+        self.buttons.insertWidget(1, self.countdown_label)
+        QApplication.instance().installEventFilter(self)
+        self._show_remaining()
+        self._countdown.start()
+
+    def _show_remaining(self) -> None:
+        minutes, seconds = divmod(self._remaining, 60)
+        self.countdown_label.setText(translate("Dialog", "Cancels by itself in {time}").format(
+            time=f"{minutes}:{seconds:02d}"))
+
+    def _tick(self) -> None:
+        self._remaining -= 1
+        if self._remaining <= 0:
+            self.stop_timeout()
+            self.finish(Cancelled("timeout"))
+        else:
+            self._show_remaining()
+
+    def stop_timeout(self) -> None:
+        """Stop the countdown for good (the user is answering)."""
+        countdown = getattr(self, "_countdown", None)
+        if countdown is not None and countdown.isActive():
+            countdown.stop()
+            QApplication.instance().removeEventFilter(self)
+            self.countdown_label.setText(translate("Dialog", "Timer stopped"))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() in (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress) and isinstance(watched, QWidget) \
+                and (watched is self or self.isAncestorOf(watched)):
+            self.stop_timeout()
+        return False
+
     def _disarm(self) -> None:
         """Disable the commit button for :data:`ARM_DELAY_MS` again (the dialog regained focus:
         keystrokes may still be meant for the window the user came from)."""
@@ -308,6 +351,7 @@ class ElicitationDialog(QDialog):
         """Record the single outcome of this dialog, emit ``answered``, and close."""
         if self.outcome is not None or self.expired:
             return
+        self.stop_timeout()
         self.outcome = outcome
         log.info("dialog %s answered: %r", self.request.key, outcome)
         self.answered.emit(outcome)
@@ -319,6 +363,7 @@ class ElicitationDialog(QDialog):
         """The request is no longer waiting: disable everything, say so, send nothing."""
         if self.outcome is not None or self.expired:
             return
+        self.stop_timeout()
         self.expired = True
         self.set_inputs_enabled(False)
         for button in (self.decline_button, self.cancel_button, self.commit_button):
@@ -352,6 +397,7 @@ class ElicitationDialog(QDialog):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         """The window's close button: ``cancel``."""
+        self.stop_timeout()
         if self.outcome is None and not self.expired:
             self.outcome = Cancelled("close")
             log.info("dialog %s answered: %r", self.request.key, self.outcome)

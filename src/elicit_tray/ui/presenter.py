@@ -42,6 +42,8 @@ class Presenter(QObject):
         opener: how Open reaches the browser (default :func:`system_browser`).
         arm_delay_ms: see :data:`~elicit_tray.ui.base.ARM_DELAY_MS`.
         on_shown: called with each dialog right after it is shown (the scripted user hooks in here).
+        timeout_s: a user-set timeout in seconds after which an untouched dialog answers
+            ``cancel`` (0: none, the default).
 
     Signals:
         pending_changed(): the set of open requests changed (the tray menu listens).
@@ -53,8 +55,9 @@ class Presenter(QObject):
 
     def __init__(self, *, opener: BrowserOpener = system_browser, arm_delay_ms: int = ARM_DELAY_MS,
                  widgets: WidgetRegistry = registry,
-                 on_shown: Callable[[ElicitationDialog], Any] | None = None):
+                 on_shown: Callable[[ElicitationDialog], Any] | None = None, timeout_s: int = 0):
         super().__init__()
+        self.timeout_s = timeout_s
         self.opener = opener
         self.arm_delay_ms = arm_delay_ms
         self.widgets = widgets
@@ -98,6 +101,8 @@ class Presenter(QObject):
         self.dialogs[request.key] = dialog
         self.pending_changed.emit()
         dialog.show()
+        if self.timeout_s > 0:
+            dialog.start_timeout(self.timeout_s)
         if previous is not None and previous.isVisible():
             self._cascade(dialog, previous)
         dialog.raise_()
