@@ -114,6 +114,10 @@
 <context>
     <name>Presenter</name>
     <message>
+        <source>{count} requests are waiting.</source>
+        <translation>{count} Anfragen warten.</translation>
+    </message>
+    <message>
         <source>A local program</source>
         <translation>Ein lokales Programm</translation>
     </message>
@@ -143,6 +147,10 @@
     <message>
         <source>&amp;Dismiss all (answer cancel)</source>
         <translation>Alle &amp;verwerfen (Antwort: Abbrechen)</translation>
+    </message>
+    <message>
+        <source>&amp;Start at login</source>
+        <translation>Beim Anmelden &amp;starten</translation>
     </message>
     <message>
         <source>&amp;Quit elicit-tray</source>

@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QPoint, QRect, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 
 from ..elicitation import ElicitationRequest, Failed, Outcome
-from .base import ARM_DELAY_MS, ElicitationDialog
+from .base import ARM_DELAY_MS, ElicitationDialog, announce
 from ..display import for_display
 from .form_dialog import FormDialog
 from .i18n import translate
@@ -103,6 +103,8 @@ class Presenter(QObject):
         dialog.show()
         if self.timeout_s > 0:
             dialog.start_timeout(self.timeout_s)
+        if len(self.dialogs) > 1:  # screen readers hear that there is a queue
+            announce(dialog, translate("Presenter", "{count} requests are waiting.").format(count=len(self.dialogs)))
         if previous is not None and previous.isVisible():
             self._cascade(dialog, previous)
         dialog.raise_()
