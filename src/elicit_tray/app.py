@@ -15,12 +15,14 @@ from pathlib import Path
 
 from . import __version__
 
-__all__ = ["serve", "EXIT_ALREADY_RUNNING", "EXIT_UNSAFE_SOCKET_DIR"]
+__all__ = ["serve", "EXIT_ALREADY_RUNNING", "EXIT_UNSAFE_SOCKET_DIR", "EXIT_SOCKET_ACTIVATION"]
 
 log = logging.getLogger(__name__)
 
 EXIT_ALREADY_RUNNING = 3
 EXIT_UNSAFE_SOCKET_DIR = 4
+#: The descriptor passed by the service manager (LISTEN_FDS) is not a listening Unix socket.
+EXIT_SOCKET_ACTIVATION = 6
 
 
 #: Notices of the offscreen platform plugin about window-manager calls it ignores; harmless.
@@ -54,14 +56,16 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
             messages and full URLs (off by default).
 
     Exit codes: 0 after Quit/SIGTERM, :data:`EXIT_ALREADY_RUNNING` when another instance answers
-    on the socket, :data:`EXIT_UNSAFE_SOCKET_DIR` when the socket directory is not private.
+    on the socket, :data:`EXIT_UNSAFE_SOCKET_DIR` when the socket directory is not private,
+    :data:`EXIT_SOCKET_ACTIVATION` when a socket passed by systemd (``LISTEN_FDS``) is unusable.
+    With such a socket (``elicit-tray.socket``) the app serves on it instead of ``socket_path``.
     """
     import qasync
     from PySide6.QtCore import QCoreApplication, QEvent, QTimer
     from PySide6.QtWidgets import QApplication, QSystemTrayIcon
 
     from .ipc.protocol import Dispatcher
-    from .ipc.server import AlreadyRunning, LocalEndpoint
+    from .ipc.server import AlreadyRunning, LocalEndpoint, listen_fds
     from .paths import UnsafeDirectory
     from .ui import base
     from .ui.presenter import Presenter, save_screenshot, system_browser
@@ -117,8 +121,20 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     journal = open_journal(log_values=log_values)
     dispatcher = Dispatcher(presenter.ask, presenter.complete, __version__, journal=journal)
     endpoint = LocalEndpoint(dispatcher, socket_path)
+    inherited = listen_fds()  # systemd socket activation (elicit-tray.socket): adopt, do not create
+    if len(inherited) > 1:
+        log.warning("the service manager passed %d sockets; serving on the first only", len(inherited))
     try:
-        endpoint.listen()
+        if inherited:
+            try:
+                endpoint.adopt(inherited[0])
+            except OSError as exc:
+                print(f"elicit-tray: cannot use the socket passed by the service manager: {exc}", file=sys.stderr)
+                journal.close()
+                return EXIT_SOCKET_ACTIVATION
+            socket_path = endpoint.path
+        else:
+            endpoint.listen()
     except AlreadyRunning as exc:
         print(f"elicit-tray: {exc}", file=sys.stderr)
         journal.close()
@@ -127,7 +143,8 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
         print(f"elicit-tray: refusing to start: {exc}", file=sys.stderr)
         journal.close()
         return EXIT_UNSAFE_SOCKET_DIR
-    journal.record("started", pid=os.getpid(), version=__version__, socket=str(socket_path), log_values=log_values)
+    journal.record("started", pid=os.getpid(), version=__version__, socket=str(socket_path), log_values=log_values,
+                   socket_activated=endpoint.adopted)
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)

@@ -53,6 +53,15 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check-url", help="print the URL analysis used by the consent dialog")
     check.add_argument("url")
     check.add_argument("--json", action="store_true", help="print {verdict, reasons, display_host, registrable_domain}")
+
+    install = sub.add_parser("install-desktop", help="install the desktop entry, icon, AppStream metainfo and "
+                             "systemd user units (socket activation) for the current user (Linux)")
+    install.add_argument("--user", action="store_true", default=True,
+                         help="for the current user, in $XDG_DATA_HOME and $XDG_CONFIG_HOME (the default and "
+                              "only choice; distribution packages install packaging/linux/ system-wide)")
+    install.add_argument("--autostart", action="store_true", help="also start the tray app at login")
+    uninstall = sub.add_parser("uninstall-desktop", help="remove what install-desktop (and Start at login) installed")
+    uninstall.add_argument("--user", action="store_true", default=True, help="for the current user (the default)")
     return parser
 
 
@@ -80,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_demo(headless=args.headless, out_dir=args.out, modes=args.mode)
     if command == "check-url":
         return _check_url(args)
+    if command in ("install-desktop", "uninstall-desktop"):
+        return _desktop(command, args)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 
@@ -124,6 +135,32 @@ def _check_url(args: argparse.Namespace) -> int:
     print(f"registrable domain: {analysis.registrable_domain or '-'}")
     for reason in analysis.reasons:
         print(f"- {reason}: {REASONS.get(reason, '')}")
+    return 0
+
+
+def _desktop(command: str, args: argparse.Namespace) -> int:
+    if not sys.platform.startswith("linux"):
+        print(f"elicit-tray {command}: only for Linux desktops (see packaging/)", file=sys.stderr)
+        return 2
+    from . import desktop
+
+    try:
+        if command == "uninstall-desktop":
+            removed = desktop.uninstall()
+            for path in removed:
+                print(f"removed {path}")
+            if not removed:
+                print("nothing to remove")
+            return 0
+        for path in desktop.install():
+            print(f"installed {path}")
+        if args.autostart:
+            print(f"installed {desktop.set_autostart(True)}")
+    except OSError as exc:
+        print(f"elicit-tray {command}: {exc}", file=sys.stderr)
+        return 1
+    print("To start elicit-tray on the first request (socket activation), run:\n"
+          "  systemctl --user daemon-reload && systemctl --user enable --now elicit-tray.socket")
     return 0
 
 

@@ -63,6 +63,11 @@ def _display_available() -> bool:
     return any(os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
 
 
+def tray_command() -> list[str]:
+    """The command that runs ``elicit-tray`` with this Python (or this frozen bundle)."""
+    return [sys.executable] if getattr(sys, "frozen", False) else [sys.executable, "-m", "elicit_tray"]
+
+
 def _spawn_tray(path: Path) -> Callable[[], int | None]:
     """Start ``elicit-tray serve`` detached (own session, stdin from /dev/null, output to the
     state dir's ``tray.log``); returns a ``poll()`` giving its exit code once it has exited."""
@@ -70,7 +75,7 @@ def _spawn_tray(path: Path) -> Callable[[], int | None]:
 
     log_dir = Path(user_state_dir("elicit-tray", appauthor=False))
     log_dir.mkdir(parents=True, exist_ok=True)
-    argv = [sys.executable, "-m", "elicit_tray", "--socket", str(path), "serve"]
+    argv = [*tray_command(), "--socket", str(path), "serve"]
     if not hasattr(os, "posix_spawn"):  # pragma: no cover - Windows
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, creationflags=getattr(subprocess, "DETACHED_PROCESS", 0))

@@ -57,12 +57,14 @@ def _has_display() -> bool:
 
 
 def _start_headless_tray(workdir: Path, out_dir: Path) -> tuple[subprocess.Popen[bytes], Path]:
+    from ..client import tray_command
+
     socket_path = workdir / "socket"
     plan = workdir / "plan.json"
     plan.write_text(json.dumps(HEADLESS_PLAN), encoding="utf-8")
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "elicit_tray", "--socket", str(socket_path), "serve",
+        [*tray_command(), "--socket", str(socket_path), "serve",
          "--scripted-user", str(plan), "--screenshots", str(out_dir), "--no-browser"],
         env=env, stdin=subprocess.DEVNULL)
     deadline = time.monotonic() + 20

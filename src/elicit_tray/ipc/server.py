@@ -4,6 +4,10 @@ DESIGN.md "IPC contract": a Unix domain socket (named pipe on Windows), director
 socket 0600, peer uid checked where the OS tells it (Linux ``SO_PEERCRED``); a stale socket
 is probed and removed; a live one means another instance is running.
 
+Socket activation (systemd ``elicit-tray.socket``): :func:`listen_fds` reads the descriptors a
+service manager passed (``sd_listen_fds`` protocol) and :meth:`LocalEndpoint.adopt` serves on the
+listening socket instead of creating one; the socket file is left in place on exit.
+
 Limits (README "IPC contract"): at most :data:`MAX_CONNECTIONS` connections at once (one more
 gets a -32000 error line with a null id and is closed); a connection whose unread answers
 exceed :data:`MAX_UNSENT_BYTES` is closed (its dialogs expire).
@@ -26,8 +30,8 @@ from ..paths import ensure_private_dir
 from . import jsonrpc as rpc
 from .protocol import Dispatcher
 
-__all__ = ["AlreadyRunning", "LocalEndpoint", "peer_of", "probe_socket", "MAX_CONNECTIONS",
-           "MAX_UNSENT_BYTES", "LISTEN_BACKLOG"]
+__all__ = ["AlreadyRunning", "LocalEndpoint", "listen_fds", "peer_of", "probe_socket", "MAX_CONNECTIONS",
+           "MAX_UNSENT_BYTES", "LISTEN_BACKLOG", "SD_LISTEN_FDS_START"]
 
 #: Most requester connections open at once.
 MAX_CONNECTIONS = 256
@@ -35,6 +39,8 @@ MAX_CONNECTIONS = 256
 MAX_UNSENT_BYTES = 4 * 1024 * 1024
 #: Connections the OS queues before the app accepts them (a burst waits instead of failing).
 LISTEN_BACKLOG = 256
+#: The first descriptor a service manager passes (``sd_listen_fds(3)``).
+SD_LISTEN_FDS_START = 3
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +60,31 @@ def probe_socket(path: Path, timeout_s: float = 0.5) -> bool:
         except OSError:
             return False
     return True
+
+
+def listen_fds() -> list[int]:
+    """The descriptors passed by a service manager (``sd_listen_fds(3)`` with unset_environment):
+    ``LISTEN_FDS`` descriptors from 3 on, if ``LISTEN_PID`` is this process; otherwise none.
+
+    ``LISTEN_PID``, ``LISTEN_FDS`` and ``LISTEN_FDNAMES`` are removed from the environment in
+    every case, and the descriptors are made close-on-exec, so a child (the browser) inherits
+    neither.
+    """
+    pid, count = os.environ.pop("LISTEN_PID", ""), os.environ.pop("LISTEN_FDS", "")
+    os.environ.pop("LISTEN_FDNAMES", None)
+    try:
+        if int(pid) != os.getpid() or int(count) <= 0:
+            return []
+    except ValueError:
+        return []
+    fds = list(range(SD_LISTEN_FDS_START, SD_LISTEN_FDS_START + int(count)))
+    for fd in fds:
+        try:
+            os.set_inheritable(fd, False)
+        except OSError:
+            log.warning("LISTEN_FDS names descriptor %d, which is not open", fd)
+            return []
+    return fds
 
 
 def peer_of(fd: int) -> Peer:
@@ -123,6 +154,28 @@ class LocalEndpoint(QObject):
         self.server.setMaxPendingConnections(LISTEN_BACKLOG)
         self.server.newConnection.connect(self._accept)
         self._channels: dict[int, _QtChannel] = {}
+        #: True when serving on a socket passed by a service manager (:meth:`adopt`).
+        self.adopted = False
+        self._adopted_file = False
+
+    def adopt(self, fd: int) -> None:
+        """Serve on ``fd``, a listening Unix stream socket passed by a service manager (systemd
+        socket activation), instead of creating one; :attr:`path` becomes its bound path. Qt owns
+        (and at :meth:`close` closes) ``fd``; the socket file stays for the next activation.
+
+        Raises ``OSError`` when ``fd`` is not a listening Unix stream socket.
+        """
+        with socket.socket(fileno=os.dup(fd)) as probe:  # a duplicate: closing it keeps fd open
+            if (probe.family != getattr(socket, "AF_UNIX", None) or probe.type != socket.SOCK_STREAM
+                    or not probe.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN)):
+                raise OSError(f"descriptor {fd} is not a listening Unix stream socket")
+            name = probe.getsockname()
+        if not self.server.listen(fd):
+            raise OSError(f"cannot serve on descriptor {fd}: {self.server.errorString()}")
+        self._adopted_file = isinstance(name, str) and bool(name)  # not an abstract or unnamed socket
+        if self._adopted_file:
+            self.path = Path(name)
+        self.adopted = True
 
     def listen(self) -> None:
         """Create the private directory, recover a stale socket, listen, chmod 0600."""
@@ -140,8 +193,23 @@ class LocalEndpoint(QObject):
 
     def close(self) -> None:
         """Stop listening, close every connection (after writing what was sent), remove the
-        socket file."""
+        socket file (unless it was adopted: then it stays for the service manager)."""
+        keep = None
+        if self._adopted_file and self.server.isListening():
+            # QLocalServer.close() removes the file of an adopted socket too; a second name for
+            # the same socket puts it back right after (the service manager still listens on it).
+            keep = self.path.with_name(f".{self.path.name}.{os.getpid()}.keep")
+            try:
+                os.link(self.path, keep)
+            except OSError as exc:
+                log.warning("cannot keep the socket file %s: %s", self.path, exc)
+                keep = None
         self.server.close()
+        if keep is not None:
+            try:
+                os.replace(keep, self.path)
+            except OSError as exc:
+                log.warning("cannot restore the socket file %s: %s", self.path, exc)
         for channel in self.findChildren(_QtChannel):
             sock = channel.sock
             # Forget the connection first: a socket destroyed later (at exit) must not call
@@ -156,6 +224,8 @@ class LocalEndpoint(QObject):
             if sock.state() == QLocalSocket.LocalSocketState.ConnectedState and sock.bytesToWrite():
                 sock.waitForBytesWritten(1000)
             sock.abort()
+        if self.adopted:
+            return
         try:
             self.path.unlink()
         except OSError:

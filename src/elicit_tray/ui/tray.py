@@ -1,21 +1,30 @@
 """The system tray icon: a small ``QSystemTrayIcon`` whose menu is rebuilt on ``aboutToShow``.
 
 Lists the pending requests (click to bring one to the front), "Dismiss all" (each answers
-``cancel``), and "Quit". The app keeps serving where no system tray exists.
+``cancel``), "Start at login" (a checkbox over the XDG autostart entry, :mod:`elicit_tray.desktop`;
+freedesktop platforms only) and "Quit". The app keeps serving where no system tray exists.
 """
 
 from __future__ import annotations
 
+import logging
+import sys
 from importlib import resources
 from typing import Callable
 
 from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 
+from .. import desktop
 from .i18n import translate
 from .presenter import Presenter
 
 __all__ = ["Tray", "app_icon"]
+
+log = logging.getLogger(__name__)
+
+#: Where "Start at login" (XDG Autostart) applies.
+_XDG_AUTOSTART = not sys.platform.startswith(("win", "darwin"))
 
 
 def app_icon(pending: bool = False) -> QIcon:
@@ -79,6 +88,19 @@ class Tray(QSystemTrayIcon):
         dismiss.setEnabled(bool(dialogs))
         dismiss.triggered.connect(self.presenter.dismiss_all)
         self.menu.addAction(dismiss)
+        if _XDG_AUTOSTART:
+            autostart = QAction(translate("Tray", "&Start at login"), self.menu)
+            autostart.setCheckable(True)
+            autostart.setChecked(desktop.autostart_enabled())
+            autostart.toggled.connect(self.set_autostart)
+            self.menu.addAction(autostart)
         quit_action = QAction(translate("Tray", "&Quit elicit-tray"), self.menu)
         quit_action.triggered.connect(lambda _=False: self.on_quit())
         self.menu.addAction(quit_action)
+
+    def set_autostart(self, enabled: bool) -> None:
+        """"Start at login" toggled: write or remove the user's autostart entry."""
+        try:
+            desktop.set_autostart(enabled)
+        except OSError as exc:
+            log.warning("cannot change Start at login: %s", exc)
