@@ -42,7 +42,8 @@ def _quiet_platform_notices() -> None:
 
 
 def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: Path | None = None,
-          no_browser: bool = False, arm_delay_ms: int | None = None, log_values: bool = False) -> int:
+          no_browser: bool = False, arm_delay_ms: int | None = None, log_values: bool = False,
+          timeout_s: int = 0) -> int:
     """Run the tray app until it is quit; returns the process exit code.
 
     Args:
@@ -52,6 +53,8 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
         screenshot_dir: save a PNG of every dialog just before the scripted user's final step.
         no_browser: Open only logs the href instead of starting a browser (headless demo).
         arm_delay_ms: override :data:`~elicit_tray.ui.base.ARM_DELAY_MS`.
+        timeout_s: the user-set timeout of a dialog in seconds (0: none); see
+            :meth:`~elicit_tray.ui.base.ElicitationDialog.start_timeout`.
         log_values: the request log (:mod:`elicit_tray.logs`) also records field values,
             messages and full URLs (off by default).
 
@@ -115,6 +118,7 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
 
     presenter = Presenter(opener=fake_browser if no_browser else system_browser,
                           arm_delay_ms=base.ARM_DELAY_MS if arm_delay_ms is None else arm_delay_ms,
+                          timeout_s=max(0, timeout_s),
                           on_shown=on_shown)
     from .logs import open_journal
 

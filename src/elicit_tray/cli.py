@@ -34,6 +34,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--screenshots", metavar="DIR", type=Path, help="save a PNG of every dialog in DIR")
     serve.add_argument("--no-browser", action="store_true", help="Open only prints the address (headless demo)")
     serve.add_argument("--arm-delay-ms", type=int, default=None, help=argparse.SUPPRESS)
+    serve.add_argument("--timeout", metavar="SECONDS", type=int, default=0,
+                       help="answer cancel when a dialog is left untouched this long; a visible countdown "
+                            "stops at the first key or click (default: 0, no timeout)")
     serve.add_argument("--log-values", action="store_true",
                        help="the request log also records field values, messages and full URLs "
                             "(default: never; see $ELICIT_TRAY_LOG)")
@@ -80,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         return serve(socket_path, plan_path=getattr(args, "scripted_user", None),
                      screenshot_dir=getattr(args, "screenshots", None),
                      no_browser=getattr(args, "no_browser", False), arm_delay_ms=getattr(args, "arm_delay_ms", None),
-                     log_values=getattr(args, "log_values", False))
+                     log_values=getattr(args, "log_values", False), timeout_s=getattr(args, "timeout", 0))
     if command == "ask":
         return _ask(args, socket_path)
     if command == "demo":

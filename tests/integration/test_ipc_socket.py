@@ -321,3 +321,13 @@ def test_connections_leave_no_descriptor_behind(tray: TrayProcess) -> None:
             if open_fds() <= baseline:
                 break
         assert open_fds() <= baseline
+
+
+def test_serve_timeout_answers_cancel_for_an_untouched_dialog(scratch: Path) -> None:
+    proc = TrayProcess(scratch / "run" / "socket", None, workdir=scratch, extra_args=("--timeout", "1")).start()
+    try:
+        with Conn(proc.sock) as c:
+            assert c.call(1, "elicitation/create", {"message": "wait", "requestedSchema": EMPTY_SCHEMA}) == {
+                "jsonrpc": "2.0", "id": 1, "result": {"action": "cancel"}}
+    finally:
+        assert proc.stop() == 0
