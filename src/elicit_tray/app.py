@@ -71,7 +71,7 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     from .ipc.server import AlreadyRunning, LocalEndpoint, listen_fds
     from .paths import UnsafeDirectory
     from .ui import base
-    from .ui.presenter import Presenter, save_screenshot, system_browser
+    from .ui.presenter import Presenter, system_browser
     from .ui.i18n import install_translations
     from .ui.tray import Tray, app_icon
 
@@ -91,30 +91,9 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
 
     on_shown = None
     if plan_path is not None:
-        from .ui.scripted import ScriptPlan, perform
+        from .ui.scripted import ScriptedUser, ScriptPlan
 
-        plan = ScriptPlan.load(plan_path)
-        shots = iter(range(1, 10_000))
-
-        def on_shown(dialog: base.ElicitationDialog) -> None:
-            entry_steps = plan.steps_for(dialog.request.message or "")
-
-            def shoot(d: base.ElicitationDialog) -> None:
-                if screenshot_dir is not None:
-                    slug = "".join(c if c.isalnum() else "-" for c in (d.request.message or "")[:40]).strip("-")
-                    path = save_screenshot(d, screenshot_dir, f"{next(shots):02d}-{d.request.mode}-{slug.lower()}")
-                    print(f"[tray] saved {path}", file=sys.stderr, flush=True)
-
-            def go() -> None:
-                try:
-                    perform(dialog, entry_steps, before_final=shoot)
-                except Exception:  # a broken plan must not take the app down
-                    log.exception("scripted user failed")
-
-            if dialog.is_armed:
-                go()
-            else:
-                dialog.armed.connect(go)
+        on_shown = ScriptedUser(ScriptPlan.load(plan_path), screenshot_dir)
 
     presenter = Presenter(opener=fake_browser if no_browser else system_browser,
                           arm_delay_ms=base.ARM_DELAY_MS if arm_delay_ms is None else arm_delay_ms,

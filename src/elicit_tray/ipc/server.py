@@ -109,6 +109,15 @@ def peer_of(fd: int) -> Peer:
     return Peer(pid=pid, uid=uid, process_name=name)
 
 
+def _silence(sock: QLocalSocket) -> None:
+    """Disconnect our slots from ``sock`` (it may already have none)."""
+    for signal in (sock.readyRead, sock.disconnected):
+        try:
+            signal.disconnect()
+        except (RuntimeError, TypeError):
+            pass
+
+
 class _QtChannel(QObject):
     """A :class:`~elicit_tray.ipc.protocol.Channel` over one ``QLocalSocket``."""
 
@@ -214,11 +223,7 @@ class LocalEndpoint(QObject):
             sock = channel.sock
             # Forget the connection first: a socket destroyed later (at exit) must not call
             # back into Python with an already deleted C++ object.
-            for sig in (sock.readyRead, sock.disconnected):
-                try:
-                    sig.disconnect()
-                except (RuntimeError, TypeError):
-                    pass
+            _silence(sock)
             self._channels.pop(id(channel), None)
             self.dispatcher.connection_lost(channel)
             if sock.state() == QLocalSocket.LocalSocketState.ConnectedState and sock.bytesToWrite():
@@ -280,14 +285,9 @@ class LocalEndpoint(QObject):
 
     def drop(self, channel: _QtChannel) -> None:
         """Close ``channel`` at once (unsent data is discarded); its requests expire."""
-        sock = channel.sock
-        for sig in (sock.readyRead, sock.disconnected):
-            try:
-                sig.disconnect()
-            except (RuntimeError, TypeError):
-                pass
+        _silence(channel.sock)
         self._lost(channel)
-        sock.abort()
+        channel.sock.abort()
 
     def connection_count(self) -> int:
         """Requester connections open now."""

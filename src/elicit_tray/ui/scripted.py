@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -20,7 +21,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QWidget
 from .base import ElicitationDialog
 from .widgets import ComboSelect, MultiSelect, RadioSelect
 
-__all__ = ["perform", "ScriptPlan", "TERMINAL_STEPS"]
+__all__ = ["perform", "ScriptPlan", "ScriptedUser", "TERMINAL_STEPS"]
 
 log = logging.getLogger(__name__)
 
@@ -155,3 +156,38 @@ class ScriptPlan:
                     self.entries.remove(entry)
                 return list(entry["steps"])
         return [{"do": "escape"}]
+
+
+class ScriptedUser:
+    """The presenter's ``on_shown`` hook of the headless demo: once a dialog is armed, performs
+    the steps its :class:`ScriptPlan` gives for the message, and saves a PNG of the dialog
+    (``NN-mode-message.png`` in ``screenshot_dir``) just before the final step."""
+
+    def __init__(self, plan: ScriptPlan, screenshot_dir: Path | None = None):
+        self.plan = plan
+        self.screenshot_dir = screenshot_dir
+        self._shots = 0
+
+    def __call__(self, dialog: ElicitationDialog) -> None:
+        steps = self.plan.steps_for(dialog.request.message or "")
+
+        def go() -> None:
+            try:
+                perform(dialog, steps, before_final=self._shoot)
+            except Exception:  # a broken plan must not take the app down
+                log.exception("scripted user failed")
+
+        if dialog.is_armed:
+            go()
+        else:
+            dialog.armed.connect(go)
+
+    def _shoot(self, dialog: ElicitationDialog) -> None:
+        if self.screenshot_dir is None:
+            return
+        from .presenter import save_screenshot
+
+        self._shots += 1
+        slug = "".join(c if c.isalnum() else "-" for c in (dialog.request.message or "")[:40]).strip("-").lower()
+        path = save_screenshot(dialog, self.screenshot_dir, f"{self._shots:02d}-{dialog.request.mode}-{slug}")
+        print(f"[tray] saved {path}", file=sys.stderr, flush=True)
