@@ -27,7 +27,16 @@ from elicit_tray.elicitation import MAX_MESSAGE_CHARS, MAX_OPTIONS, MAX_PROPERTI
 from elicit_tray.ipc.protocol import MAX_PENDING_PER_CONNECTION, MAX_PENDING_TOTAL
 from elicit_tray.ipc.server import MAX_CONNECTIONS
 
-from .tray_process import ANY_STR, START_TIMEOUT_S, Conn, TrayProcess, tray_env
+from .tray_process import (
+    ANY_STR,
+    START_TIMEOUT_S,
+    Conn,
+    TrayProcess,
+    assert_still_serving,
+    pong,
+    rpc_error,
+    tray_env,
+)
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Unix sockets, /proc, signals")
 
@@ -79,27 +88,12 @@ class HostileTray(TrayProcess):
         raise AssertionError("no VmRSS")
 
 
-def pong(request_id: Any) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": request_id, "result": {}}
-
-
 def error(request_id: Any, code: int, message: Any = ANY_STR, data: Any = None) -> dict[str, Any]:
-    err: dict[str, Any] = {"code": code, "message": message}
-    if data is not None:
-        err["data"] = data
-    return {"jsonrpc": "2.0", "id": request_id, "error": err}
+    return rpc_error(request_id, code, data, message)
 
 
 def violations(*pairs: tuple[str, str]) -> dict[str, Any]:
     return {"violations": [{"path": p, "message": m} for p, m in pairs]}
-
-
-def assert_still_serving(tray: TrayProcess, conn: Conn | None = None) -> None:
-    if conn is not None:
-        request_id = conn.next_id()
-        assert conn.call(request_id, "ping") == pong(request_id)
-    with Conn(tray.sock) as fresh:
-        assert fresh.call(1, "ping") == pong(1)
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ from elicit_tray import __version__
 from elicit_tray.ipc.jsonrpc import MAX_LINE_BYTES
 from elicit_tray.ipc.server import probe_socket
 
-from .tray_process import ANY_STR, Conn, TrayProcess, tray_env
+from .tray_process import ANY_STR, Conn, TrayProcess, assert_still_serving, pong, rpc_error, tray_env
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Unix sockets, SO_PEERCRED, signals")
 
@@ -48,26 +48,6 @@ NESTED_SCHEMA = {
     },
 }
 CLI_TIMEOUT_S = 30
-
-
-def pong(request_id: Any) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": request_id, "result": {}}
-
-
-def rpc_error(request_id: Any, code: int, data: Any = None) -> dict[str, Any]:
-    err: dict[str, Any] = {"code": code, "message": ANY_STR}
-    if data is not None:
-        err["data"] = data
-    return {"jsonrpc": "2.0", "id": request_id, "error": err}
-
-
-def assert_still_serving(tray: TrayProcess, conn: Conn | None = None) -> None:
-    """``ping`` is answered on ``conn`` (if given) and on a new connection."""
-    if conn is not None:
-        request_id = conn.next_id()
-        assert conn.call(request_id, "ping") == pong(request_id)
-    with Conn(tray.sock) as fresh:
-        assert fresh.call(1, "ping") == pong(1)
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ANY_STR", "Conn", "TrayProcess", "short_tmpdir", "START_TIMEOUT_S", "READ_TIMEOUT_S"]
+__all__ = ["ANY_STR", "Conn", "TrayProcess", "short_tmpdir", "START_TIMEOUT_S", "READ_TIMEOUT_S", "pong",
+           "rpc_error", "assert_still_serving"]
 
 #: Bound on waiting for a tray app to listen or to exit (seconds).
 START_TIMEOUT_S = 30.0
@@ -204,3 +205,25 @@ class Conn:
 
     def next_id(self) -> int:
         return next(self._ids)
+
+
+def pong(request_id: Any) -> dict[str, Any]:
+    """The exact answer to ``ping``."""
+    return {"jsonrpc": "2.0", "id": request_id, "result": {}}
+
+
+def rpc_error(request_id: Any, code: int, data: Any = None, message: Any = ANY_STR) -> dict[str, Any]:
+    """A JSON-RPC error response as the tray writes it (any non-empty message by default)."""
+    err: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        err["data"] = data
+    return {"jsonrpc": "2.0", "id": request_id, "error": err}
+
+
+def assert_still_serving(tray: TrayProcess, conn: Conn | None = None) -> None:
+    """``ping`` is answered on ``conn`` (if given) and on a new connection."""
+    if conn is not None:
+        request_id = conn.next_id()
+        assert conn.call(request_id, "ping") == pong(request_id)
+    with Conn(tray.sock) as fresh:
+        assert fresh.call(1, "ping") == pong(1)
