@@ -5,11 +5,8 @@ scripts) send it ``elicitation/create`` requests over a local socket (see ``DESI
 "IPC contract") and get back the user's ``ElicitResult``.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("elicit-tray")
-except PackageNotFoundError:  # running from a source tree without installation
-    __version__ = "0.0.0+source"
+#: The version, in one place: pyproject.toml reads it from here (``[tool.setuptools.dynamic]``).
+#: A literal, so that starting the tray app does not load ``importlib.metadata`` (~3.5 MiB).
+__version__ = "0.1.0"
 
 __all__ = ["__version__"]

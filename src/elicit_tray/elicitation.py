@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from .schema import FormSpec, SchemaError, Violation, parse_requested_schema
-from .urlcheck import UrlAnalysis, analyze_url
+
+if TYPE_CHECKING:
+    from .urlcheck import UrlAnalysis
 
 __all__ = [
     "Requester", "Peer", "ElicitationRequest", "ParamsError", "parse_elicit_params",
@@ -244,6 +246,8 @@ def parse_elicit_params(params: dict[str, Any], peer: Peer | None = None) -> Eli
             problems.append(Violation("/url", '"url" must be a non-empty string in url mode'))
         else:
             common["url"] = url
+            from .urlcheck import analyze_url  # loaded on the first URL request, not at start-up
+
             common["url_analysis"] = analyze_url(url)
         if eid is not None and not isinstance(eid, str):
             problems.append(Violation("/elicitationId", '"elicitationId" must be a string'))

@@ -5,6 +5,7 @@ copies under ``packaging/`` staying identical to what the code renders. No Qt, t
 from __future__ import annotations
 
 import os
+import importlib.metadata
 import plistlib
 import re
 import sys
@@ -153,15 +154,19 @@ def test_the_command_is_the_console_script_of_this_installation():
     assert os.path.isabs(command[0])
 
 
-# Versioning from one place: pyproject.toml's version.
+# Versioning from one place: elicit_tray.__version__, which pyproject.toml reads.
 
 def pyproject_version() -> str:
-    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["dynamic"] == ["version"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "elicit_tray.__version__"}
+    return __version__
 
 
 def test_the_package_metainfo_changelog_and_info_plist_name_the_pyproject_version():
     version = pyproject_version()
     assert __version__ == version
+    assert importlib.metadata.version("elicit-tray") == version  # the installed metadata agrees
     changelog = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
     top = re.search(r"^## \[(\d[^\]]*)\] - (\d{4}-\d\d-\d\d)$", changelog, re.M)
     assert top is not None and top.groups() == (version, desktop.RELEASE_DATE)

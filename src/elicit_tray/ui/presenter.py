@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QObject, QPoint, QRect, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication
@@ -22,8 +22,10 @@ from ..display import for_display
 from .form_dialog import FormDialog
 from .i18n import translate
 from .style import style_hints
-from .url_dialog import BrowserOpener, UrlDialog
 from .widgets import WidgetRegistry, registry
+
+if TYPE_CHECKING:
+    from .url_dialog import BrowserOpener, UrlDialog
 
 __all__ = ["Presenter", "system_browser"]
 
@@ -78,6 +80,8 @@ class Presenter(QObject):
         :func:`~elicit_tray.display.for_display`."""
         request = for_display(request)
         if request.mode == "url":
+            from .url_dialog import UrlDialog  # with the URL analysis: loaded on the first URL request
+
             return UrlDialog(request, self.opener, arm_delay_ms=self.arm_delay_ms)
         return FormDialog(request, widgets=self.widgets, arm_delay_ms=self.arm_delay_ms)
 
@@ -120,7 +124,7 @@ class Presenter(QObject):
         finally:
             self.dialogs.pop(request.key, None)
             self.pending_changed.emit()
-        if isinstance(dialog, UrlDialog) and dialog.waiting and request.elicitation_id:
+        if request.mode == "url" and getattr(dialog, "waiting", False) and request.elicitation_id:
             self._waiting_urls[request.elicitation_id] = dialog
             dialog.destroyed.connect(lambda *_: self._waiting_urls.pop(request.elicitation_id or "", None))
         return outcome
