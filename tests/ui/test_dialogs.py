@@ -456,3 +456,19 @@ def test_the_timeout_stops_at_the_first_keystroke(aio):
     assert "Timer stopped" in shown_texts(dialog)
     QTest.keyClick(dialog.rows["copies"].adapter.focus_target, Qt.Key.Key_Return)
     assert tray.reply(channel)["result"] == {"action": "accept", "content": {"copies": 3}}
+
+
+def test_the_timing_trace_records_build_show_paint_and_answer_when_asked_for(aio, tmp_path, monkeypatch):
+    import json
+
+    trace = tmp_path / "trace.jsonl"
+    monkeypatch.setenv("ELICIT_TRAY_TRACE", str(trace))
+    tray = Tray(aio)
+    channel, dialog = tray.ask(COPIES, [{"do": "type", "field": "copies", "text": "2"}, {"do": "submit"}])
+    assert tray.reply(channel)["result"] == {"action": "accept", "content": {"copies": 2}}
+    tray.settle()
+    (line,) = [json.loads(x) for x in trace.read_text(encoding="utf-8").splitlines()]
+    assert set(line) == {"key", "mode", "fields", "start_ns", "built_ms", "shown_ms", "painted_ms", "answered_ms"}
+    assert (line["mode"], line["fields"]) == ("form", 2)
+    assert 0 <= line["built_ms"] <= line["shown_ms"] <= line["answered_ms"]
+    assert line["built_ms"] <= line["painted_ms"] <= line["answered_ms"]

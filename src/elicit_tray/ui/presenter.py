@@ -21,6 +21,7 @@ from .base import ARM_DELAY_MS, ElicitationDialog, announce
 from ..display import for_display
 from .form_dialog import FormDialog
 from .i18n import translate
+from .trace import DialogTrace
 from .style import style_hints
 from .widgets import WidgetRegistry, registry
 
@@ -93,7 +94,11 @@ class Presenter(QObject):
         """
         if QGuiApplication.primaryScreen() is None:
             return Failed("no display is available to show the dialog")
+        trace = DialogTrace.start(request)
         dialog = self.build(request)
+        if trace is not None:
+            trace.mark("built")
+            trace.watch_paint(dialog)
         future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
 
         def answered(outcome: Outcome) -> None:
@@ -105,6 +110,8 @@ class Presenter(QObject):
         self.dialogs[request.key] = dialog
         self.pending_changed.emit()
         dialog.show()
+        if trace is not None:
+            trace.mark("shown")
         if self.timeout_s > 0:
             dialog.start_timeout(self.timeout_s)
         if len(self.dialogs) > 1:  # screen readers hear that there is a queue
@@ -124,6 +131,8 @@ class Presenter(QObject):
         finally:
             self.dialogs.pop(request.key, None)
             self.pending_changed.emit()
+            if trace is not None:
+                trace.finish()
         if request.mode == "url" and getattr(dialog, "waiting", False) and request.elicitation_id:
             self._waiting_urls[request.elicitation_id] = dialog
             dialog.destroyed.connect(lambda *_: self._waiting_urls.pop(request.elicitation_id or "", None))

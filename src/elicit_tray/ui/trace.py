@@ -1,0 +1,61 @@
+"""An optional timing trace of each dialog, for the benchmarks (``ELICIT_TRAY_TRACE=PATH``).
+
+One JSON line per dialog: ``{"key", "mode", "fields", "start_ns", "built_ms", "shown_ms",
+"painted_ms", "answered_ms"}``. ``start_ns`` is ``time.monotonic_ns()`` when the presenter got
+the request (CLOCK_MONOTONIC on Linux: comparable with another process's clock), the others
+are milliseconds after it; ``painted_ms`` is the dialog's first paint event. Off unless the
+variable is set; nothing in it is a user's data.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject
+
+__all__ = ["ENV_TRACE", "DialogTrace"]
+
+#: The environment variable naming the trace file (appended to).
+ENV_TRACE = "ELICIT_TRAY_TRACE"
+
+
+class DialogTrace(QObject):
+    """Times one dialog from request to first paint and answer; writes the line when answered.
+
+    Create it with :meth:`start`, which returns ``None`` when tracing is off.
+    """
+
+    def __init__(self, path: str, request: Any):
+        super().__init__()
+        self.path = path
+        self.start_ns = time.monotonic_ns()
+        fields = len(request.form.fields) if request.form is not None else 0
+        self.line: dict[str, Any] = {"key": request.key, "mode": request.mode, "fields": fields,
+                                     "start_ns": self.start_ns}
+
+    @classmethod
+    def start(cls, request: Any) -> "DialogTrace | None":
+        path = os.environ.get(ENV_TRACE)
+        return cls(path, request) if path else None
+
+    def mark(self, name: str) -> None:
+        """Record ``<name>_ms`` now (the first time only)."""
+        self.line.setdefault(f"{name}_ms", round((time.monotonic_ns() - self.start_ns) / 1e6, 3))
+
+    def watch_paint(self, dialog: QObject) -> None:
+        dialog.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Paint:
+            self.mark("painted")
+            watched.removeEventFilter(self)
+        return False
+
+    def finish(self) -> None:
+        """The request ended: append the line."""
+        self.mark("answered")
+        with open(self.path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(self.line) + "\n")
