@@ -202,7 +202,10 @@ def elicitation_callback(*, socket_path: str | os.PathLike[str] | None = None, a
         wire = params.model_dump(by_alias=True, exclude_none=True, mode="json")
         meta = dict(wire.get("_meta") or {})
         info = getattr(getattr(context, "session", None), "server_info", None)
-        requester: dict[str, Any] = {"serverName": server_name or (info.name if info else None) or "unknown server"}
+        requester: dict[str, Any] = {}
+        name = server_name or (info.name if info else None)
+        if name:  # unknown stays unknown: the dialog says the server did not say who it is
+            requester["serverName"] = name
         if info is not None and getattr(info, "title", None):
             requester["serverTitle"] = info.title
         if info is not None and getattr(info, "version", None):

@@ -91,7 +91,10 @@ async def _drive(socket_path: Path, modes: list[str]) -> None:
 
     from ..client import completion_forwarder, elicitation_callback
 
-    tray_callback = elicitation_callback(socket_path=socket_path, client_name="elicit-tray demo")
+    # A client pinned to 2026-07-28 skips server/discover, so the SDK session knows no server
+    # name; the demo knows which server it started.
+    tray_callback = elicitation_callback(socket_path=socket_path, client_name="elicit-tray demo",
+                                         server_name="elicit-tray-demo")
 
     async def traced(context: Any, params: Any) -> Any:
         print(f"    server asks ({_describe(params)})", flush=True)
