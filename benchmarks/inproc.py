@@ -1,9 +1,11 @@
 """In-process timing of the tray app's own dialog code (no socket): parse the request, build
 the ``FormDialog``, ``show()`` it, and wait for the dialog's first paint event.
 
-The tray app has no timing hook (yet), so this is the "measured inside the app" half of the
-paint figures: the same classes the presenter uses, with ``QEvent.Paint`` seen by an event
-filter on the dialog. ``benchmarks/run.py`` runs it in a subprocess on the same display.
+The running tray app's own figures come from its ``ELICIT_TRAY_TRACE`` hook (see
+``benchmarks/run.py``); this is the same work without the socket, the asyncio loop or the
+presenter: the classes the presenter uses, with ``QEvent.Paint`` seen by an event filter on
+the dialog, and a place to profile them. ``benchmarks/run.py`` runs it in a subprocess on the
+same display.
 
 Usage: ``inproc.py [--profile N]`` prints JSON; ``--profile N`` instead prints a pyinstrument
 report of building and painting N-field forms (needs ``pip install pyinstrument``).

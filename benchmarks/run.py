@@ -39,6 +39,7 @@ try:  # the tray app refuses forms with more properties than this (None: no limi
     from elicit_tray.elicitation import MAX_PROPERTIES
 except ImportError:
     MAX_PROPERTIES = None
+ENV_TRACE = "ELICIT_TRAY_TRACE"  # the app appends one timing line per dialog to this file
 RUN_BUDGET_S = 270.0  # the whole run stays under 5 minutes
 STARTED = time.monotonic()
 
@@ -82,12 +83,18 @@ class Tray:
     """``elicit-tray serve`` on a private socket; stopped with SIGTERM."""
 
     def __init__(self, workdir: Path, name: str, *, platform_name: str | None = None,
-                 plan: list[dict[str, Any]] | None = None, arm_delay_ms: int = 0):
+                 plan: list[dict[str, Any]] | None = None, arm_delay_ms: int = 0, trace: bool = False):
         self.dir = workdir / name
         self.dir.mkdir(mode=0o700)
         self.socket = self.dir / "sock" / "socket"
         self.env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.env.pop("ELICIT_TRAY_SOCKET", None)
+        self.env.pop(ENV_TRACE, None)
+        #: with ``trace``: the app's own timing line per dialog (``ELICIT_TRAY_TRACE``), else None
+        self.trace_path: Path | None = None
+        if trace:
+            self.trace_path = self.dir / "trace.jsonl"
+            self.env[ENV_TRACE] = str(self.trace_path)
         if platform_name:
             self.env["QT_QPA_PLATFORM"] = platform_name
         self.argv = [PY, "-m", "elicit_tray", "--socket", str(self.socket), "serve", "--arm-delay-ms", str(arm_delay_ms)]
@@ -131,6 +138,47 @@ class Tray:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait(5)
+
+
+class TraceReader:
+    """Reads the lines the tray app appends to its ``ELICIT_TRAY_TRACE`` file, as they come.
+
+    Each line is written when the dialog's request ends (before its response is sent), so after
+    reading a response the line is normally there already; :meth:`next_line` waits a little.
+    """
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self.offset = path.stat().st_size if path is not None and path.exists() else 0
+        self.partial = b""
+
+    def new_lines(self) -> list[dict[str, Any]]:
+        if self.path is None or not self.path.exists():
+            return []
+        with open(self.path, "rb") as f:
+            f.seek(self.offset)
+            data = f.read()
+        self.offset += len(data)
+        data = self.partial + data
+        *complete, self.partial = data.split(b"\n")
+        out = []
+        for raw in complete:
+            try:
+                out.append(json.loads(raw))
+            except ValueError:
+                log(f"unreadable trace line: {raw[:200]!r}")
+        return out
+
+    def next_line(self, timeout_s: float = 1.0) -> dict[str, Any] | None:
+        """The next dialog's line (the last one if several came), waiting up to ``timeout_s``."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            lines = self.new_lines()
+            if lines:
+                return lines[-1]
+            if self.path is None or time.monotonic() >= deadline:
+                return None
+            time.sleep(0.002)
 
 
 class Conn:
@@ -270,8 +318,16 @@ class XWatch:
 
 # -- benchmarks --------------------------------------------------------------------------------
 def bench_dialog_latency(tray: Tray, xw: XWatch, series: dict[int, int]) -> dict[str, Any]:
-    """Request written to the socket -> window mapped / first paint, per form size (warm)."""
+    """Request written to the socket -> window mapped / first paint, per form size (warm).
+
+    Outside: the X server's MapNotify and first XDamage event. Inside, when the tray app runs
+    with ``ELICIT_TRAY_TRACE``: its own line per dialog (``start_ns`` is CLOCK_MONOTONIC, as is
+    ``time.monotonic_ns()`` here), turned into request written -> presenter start (IPC and
+    parsing), -> built, -> shown, -> first paint event, and the outside figure minus the inside
+    one for the same request (how far apart the two measurements are).
+    """
     conn = Conn(tray.socket)
+    tracer = TraceReader(tray.trace_path)
     out: dict[str, Any] = {}
     for n, count in series.items():
         if MAX_PROPERTIES is not None and n > MAX_PROPERTIES:
@@ -286,14 +342,19 @@ def bench_dialog_latency(tray: Tray, xw: XWatch, series: dict[int, int]) -> dict
             continue
         maps: list[float] = []
         paints: list[float] = []
+        app: dict[str, list[float]] = {"start": [], "built": [], "shown": [], "painted": [],
+                                       "paint_outside_minus_inside": [], "mapped_minus_shown": []}
+        missing_trace = 0
         failures = 0
         for i in range(count + 3):  # 3 warm-ups
             if left_s() < 150:
                 log(f"time budget: stopping the {n}-field series early")
                 break
             xw.drain()
+            tracer.new_lines()  # skip anything left from an earlier request
             _rid, data = conn.request_bytes("elicitation/create", form_params(n))
             t0 = time.perf_counter()
+            written_ns = time.monotonic_ns()
             conn.send_raw(data)
             seen = xw.wait_window(t0, 5.0)
             if seen["window"] is None or seen["mapped"] is None:
@@ -311,16 +372,35 @@ def bench_dialog_latency(tray: Tray, xw: XWatch, series: dict[int, int]) -> dict
             if response.get("result", {}).get("action") != "cancel":
                 failures += 1
                 log(f"unexpected answer to Escape: {response}")
+            line = tracer.next_line() if tray.trace_path is not None else None
             xw.wait_gone(seen["window"], 2.0)
             if i >= 3:
                 maps.append(seen["mapped"])
                 if seen["painted"] is not None:
                     paints.append(seen["painted"])
+                if line is not None and line.get("fields") == n and line.get("start_ns", 0) >= written_ns:
+                    start = (line["start_ns"] - written_ns) / 1e6
+                    app["start"].append(start)
+                    for mark in ("built", "shown", "painted"):
+                        if line.get(f"{mark}_ms") is not None:
+                            app[mark].append(start + line[f"{mark}_ms"])
+                    if line.get("painted_ms") is not None and seen["painted"] is not None:
+                        app["paint_outside_minus_inside"].append(seen["painted"] - (start + line["painted_ms"]))
+                    if line.get("shown_ms") is not None:
+                        app["mapped_minus_shown"].append(seen["mapped"] - (start + line["shown_ms"]))
+                elif tray.trace_path is not None:
+                    missing_trace += 1
             time.sleep(0.03)  # let deleteLater and the server settle
         out[str(n)] = {"mapped_ms": summary(maps), "painted_ms": summary(paints), "failures": failures}
+        if tray.trace_path is not None:
+            out[str(n)]["app_trace"] = {f"to_{k}_ms" if k in ("start", "built", "shown", "painted") else f"{k}_ms":
+                                        summary(v) for k, v in app.items()}
+            out[str(n)]["app_trace"]["missing_lines"] = missing_trace
         if "crash" in out:
             break
-        log(f"{n:>3} fields: mapped p50 {pct(maps, 50):.1f} ms, painted p50 {pct(paints, 50) or float('nan'):.1f} ms")
+        inside = f", in the app {pct(app['painted'], 50):.1f} ms" if app["painted"] else ""
+        log(f"{n:>3} fields: mapped p50 {pct(maps, 50):.1f} ms, painted p50 {pct(paints, 50) or float('nan'):.1f} ms"
+            + inside)
     conn.close()
     return out
 
@@ -777,6 +857,20 @@ def build_rows(r: dict[str, Any]) -> list[dict[str, str]]:
             f"{fmt(m['p50'])} / {fmt(m['p95'])} / {fmt(m['max'])}")
         add(f"request -> first paint (XDamage), {n} field(s) (p50 / p95 / max)",
             f"{fmt(p['p50'])} / {fmt(p['p95'])} / {fmt(p['max'])}", target, ref, ok)
+        tr = lat[n].get("app_trace")
+        if tr and tr["to_painted_ms"]["n"]:
+            marks = [tr[f"to_{k}_ms"] for k in ("start", "built", "shown", "painted")]
+
+            def nums(stat: str) -> str:
+                return " / ".join("n/a" if m[stat] is None else f"{m[stat]:.1f}" for m in marks)
+
+            d = tr["paint_outside_minus_inside_ms"]
+            gap = (f"XDamage minus the app's paint, same request: p50 {d['p50']:+.1f} ms "
+                   f"(min {d['min']:+.1f}, max {d['max']:+.1f}; n={d['n']})") if d["n"] else ""
+            if tr.get("missing_lines"):
+                gap += f"; {tr['missing_lines']} request(s) without a trace line"
+            add(f"  in the app (ELICIT_TRAY_TRACE), {n} field(s): request -> presenter start / built / "
+                "shown / first paint event (p50; p95)", f"{nums('p50')} ms; p95 {nums('p95')} ms", "", gap)
     sc = r.get("scripted", {})
     if sc:
         one, many = sc["one_requester_ms"], sc["concurrent"]
@@ -876,7 +970,7 @@ def main() -> int:
         log("bare QApplication RSS (xcb, offscreen)")
         bare_xcb = bench_bare_rss(None)
         bare_off = bench_bare_rss("offscreen")
-        tray = Tray(workdir, "xcb")
+        tray = Tray(workdir, "xcb", trace=True)
         tray.start()
         try:
             time.sleep(1.0)
