@@ -472,3 +472,18 @@ def test_the_timing_trace_records_build_show_paint_and_answer_when_asked_for(aio
     assert (line["mode"], line["fields"]) == ("form", 2)
     assert 0 <= line["built_ms"] <= line["shown_ms"] <= line["answered_ms"]
     assert line["built_ms"] <= line["painted_ms"] <= line["answered_ms"]
+
+
+def test_a_long_form_paints_its_first_rows_first_and_arms_only_when_every_row_is_built(aio):
+    from elicit_tray.elicitation import parse_elicit_params
+    from elicit_tray.ui.form_dialog import FIRST_ROWS
+
+    fields = {f"f{i:03d}": {"type": "integer", "title": f"Field {i}", "default": i} for i in range(120)}
+    params = {"message": "Many", "requestedSchema": {"type": "object", "properties": fields}}
+    tray = Tray(aio)
+    dialog = tray.presenter.build(parse_elicit_params(params))
+    assert len(dialog.rows) == FIRST_ROWS and not dialog.accept_button.isEnabled()
+    dialog.close()
+    channel, dialog = tray.ask(params, [{"do": "submit"}])
+    assert len(dialog.rows) == 120
+    assert tray.reply(channel)["result"] == {"action": "accept", "content": {f"f{i:03d}": i for i in range(120)}}
