@@ -18,9 +18,9 @@ if [ "${1:-}" != "--no-build" ]; then
   echo "bundle-smoke: built $BIN in $(( $(date +%s) - start )) s ($(du -sh "$OUT/elicit-tray" | cut -f1))"
 fi
 
-expected=$(.venv/bin/python -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["version"])')
+expected=$(.venv/bin/python -c 'import elicit_tray; print(elicit_tray.__version__)')
 got=$("$BIN" --version)
-[ "$got" = "elicit-tray $expected" ] || { echo "bundle-smoke: --version says '$got', pyproject says $expected" >&2; exit 1; }
+[ "$got" = "elicit-tray $expected" ] || { echo "bundle-smoke: --version says '$got', the package says $expected" >&2; exit 1; }
 
 scratch=$(mktemp -d /tmp/et-bundle-XXXXXX)
 tray_pid=""
