@@ -487,3 +487,24 @@ def test_a_long_form_paints_its_first_rows_first_and_arms_only_when_every_row_is
     channel, dialog = tray.ask(params, [{"do": "submit"}])
     assert len(dialog.rows) == 120
     assert tray.reply(channel)["result"] == {"action": "accept", "content": {f"f{i:03d}": i for i in range(120)}}
+
+
+def test_a_time_typed_with_shift_for_the_colons_is_kept_exactly(aio):
+    import datetime
+
+    tray = Tray(aio)
+    params = {"message": "When?", "requestedSchema": {"type": "object", "properties": {
+        "at": {"type": "string", "format": "date-time", "title": "At"}}, "required": ["at"]}}
+    channel, dialog = tray.ask(params, [])
+    at = dialog.rows["at"].adapter.edit
+    at.setFocus()
+    for ch in "2027-03-04 09:30:15":
+        if ch == ":":  # a real keyboard: Shift goes down first, as its own key press
+            QTest.keyPress(at, Qt.Key.Key_Shift)
+            QTest.keyClick(at, Qt.Key.Key_Colon, Qt.KeyboardModifier.ShiftModifier)
+            QTest.keyRelease(at, Qt.Key.Key_Shift)
+        else:
+            QTest.keyClicks(at, ch)
+    QTest.keyClick(at, Qt.Key.Key_Return)
+    sent = tray.reply(channel)["result"]["content"]["at"]
+    assert datetime.datetime.fromisoformat(sent).replace(tzinfo=None) == datetime.datetime(2027, 3, 4, 9, 30, 15)

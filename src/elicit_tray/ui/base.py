@@ -7,6 +7,8 @@ DESIGN.md "UI rules" and "Product policies" (Actions). Server text is always pla
 from __future__ import annotations
 
 import logging
+import math
+import time
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QFont, QKeyEvent, QKeySequence, QShortcut, QShowEvent
@@ -278,9 +280,11 @@ class ElicitationDialog(QDialog):
         """Answer ``cancel`` after ``seconds`` unless the user acts first: a visible countdown
         that stops at the first key or click in the dialog (DESIGN.md "Actions": timeout ->
         cancel). Off unless the user set one (``serve --timeout``)."""
+        self._deadline = time.monotonic() + seconds
         self._remaining = seconds
         self._countdown = QTimer(self)
-        self._countdown.setInterval(1000)
+        self._countdown.setTimerType(Qt.TimerType.PreciseTimer)
+        self._countdown.setInterval(250)
         self._countdown.timeout.connect(self._tick)
         self.countdown_label = plain_label("", selectable=False)
         self.countdown_label.setObjectName("countdown")
@@ -295,8 +299,9 @@ class ElicitationDialog(QDialog):
             time=f"{minutes}:{seconds:02d}"))
 
     def _tick(self) -> None:
-        self._remaining -= 1
-        if self._remaining <= 0:
+        left = self._deadline - time.monotonic()
+        self._remaining = math.ceil(left)
+        if left <= 0:
             self.stop_timeout()
             self.finish(Cancelled("timeout"))
         else:

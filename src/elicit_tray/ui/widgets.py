@@ -193,6 +193,10 @@ class BooleanField(FieldWidget):
         self.box.blockSignals(False)
 
 
+_MODIFIER_KEYS = frozenset({Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_AltGr,
+                            Qt.Key.Key_Meta, Qt.Key.Key_Super_L, Qt.Key.Key_Super_R})
+
+
 class _TabLeaves:
     """Mixin for Qt's date pickers, so that typing a date works as people type it:
 
@@ -209,6 +213,9 @@ class _TabLeaves:
                 event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)):
             QWidget.focusNextPrevChild(self, event.key() == Qt.Key.Key_Tab)  # type: ignore[arg-type]
             event.accept()
+            return
+        if event.key() in _MODIFIER_KEYS:  # Shift before ":" must not forget that Qt moved on
+            super().keyPressEvent(event)  # type: ignore[misc]
             return
         text = event.text()
         if self._advanced and text and not text.isdigit() and not text.isalpha():
