@@ -48,6 +48,16 @@ DIALOGS = {
     "url-warn": {"mode": "url", "elicitationId": "e1", "message": LONG,
                  "url": "https://xn--80ak6aa92e.com/login?next=" + "a" * 200},
     "url-refuse": {"mode": "url", "elicitationId": "e2", "message": "Click", "url": "javascript:alert(1)"},
+    "form-titles": {"message": "Titles", "requestedSchema": {"type": "object", "properties": {
+        "t0": {"type": "string", "title": "Text 0"},
+        "v": {"type": "string", "title": "Value"},
+        "ar": {"type": "string", "title": "الاسم الكامل للمستخدم", "description": "وصف \u202eabc"},
+        "he": {"type": "boolean", "title": "אני מסכים לתנאים"},
+        "zh": {"type": "string", "title": "确认部署到生产环境吗", "enum": ["a", "b"]},
+        "f": {"type": "string", "title": "File \u202egpj.exe"}}, "required": ["v", "ar"]}},
+    "form-short-titles": {"message": "Short", "requestedSchema": {"type": "object", "properties": {
+        "t0": {"type": "string", "title": "Text 0"}, "v": {"type": "string", "title": "Value"},
+        "k": {"type": "boolean", "title": "Keep"}}, "required": ["v"]}},
     "form-small": {"message": "Copies?", "requestedSchema": {"type": "object", "properties": {
         "copies": {"type": "integer", "title": "Copies"}}, "required": ["copies"]}},
     "form-huge-message": {"message": "Lorem ipsum dolor sit amet. " * 350, "requestedSchema": {

@@ -508,3 +508,38 @@ def test_a_time_typed_with_shift_for_the_colons_is_kept_exactly(aio):
     QTest.keyClick(at, Qt.Key.Key_Return)
     sent = tray.reply(channel)["result"]["content"]["at"]
     assert datetime.datetime.fromisoformat(sent).replace(tzinfo=None) == datetime.datetime(2027, 3, 4, 9, 30, 15)
+
+
+def test_an_optional_dates_clear_button_comes_right_after_it_in_the_tab_order(aio):
+    tray = Tray(aio)
+    params = {"message": "When?", "requestedSchema": {"type": "object", "properties": {
+        "day": {"type": "string", "format": "date", "title": "Day"}, "note": {"type": "string", "title": "Note"}}}}
+    channel, dialog = tray.ask(params, [])
+    day = dialog.rows["day"].adapter
+    assert _next_tab_stop(day.edit) is day.clear_button
+    assert _next_tab_stop(day.clear_button) is dialog.rows["note"].adapter.focus_target
+    tray.disconnect(channel)
+
+
+def _next_tab_stop(widget):
+    nxt = widget.nextInFocusChain()
+    while (not (nxt.focusPolicy() & Qt.FocusPolicy.TabFocus) or not nxt.isVisible()
+           or nxt.objectName().startswith("qt_")):  # a picker's own inner line edit is not a stop
+        nxt = nxt.nextInFocusChain()
+    return nxt
+
+
+def test_a_long_form_that_expires_while_building_stops_building_with_every_field_disabled(aio):
+    from elicit_tray.elicitation import parse_elicit_params
+    from elicit_tray.ui.form_dialog import FIRST_ROWS
+
+    fields = {f"f{i:03d}": {"type": "string", "title": f"Field {i}"} for i in range(150)}
+    tray = Tray(aio)
+    dialog = tray.presenter.build(parse_elicit_params({"message": "Many", "requestedSchema": {
+        "type": "object", "properties": fields}}))
+    dialog.mark_expired()  # the requester went away before the first paint
+    dialog.show()
+    tray.settle()
+    assert len(dialog.rows) == FIRST_ROWS
+    assert all(not row.adapter.widget.isEnabled() for row in dialog.rows.values())
+    dialog.close()

@@ -79,6 +79,18 @@ def warning_label(text: str) -> QLabel:
     return label
 
 
+def _capped_box(content: QWidget, name: str) -> QScrollArea:
+    """A frameless vertical scroll box around ``content`` (sized by ``_fit_box``)."""
+    box = QScrollArea()
+    box.setObjectName(name)
+    box.setWidget(content)
+    box.setWidgetResizable(True)
+    box.setFrameShape(QFrame.Shape.NoFrame)
+    box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    return box
+
+
 class ElicitationDialog(QDialog):
     """Base of the form and URL dialogs.
 
@@ -110,9 +122,21 @@ class ElicitationDialog(QDialog):
         self.setObjectName("elicitation-dialog")
         self.setMinimumWidth(320)
 
-        # Everything but the buttons scrolls, so nothing is cut off on a small or scaled screen.
+        # Who asks stays in view on top and the buttons at the bottom; everything between
+        # scrolls, so nothing is cut off on a small or scaled screen, and a long message scrolls
+        # in a box of its own so that it cannot push the identity or the fields out of view.
         window = QVBoxLayout(self)
         window.setSpacing(8)
+        self.header = QWidget()
+        header = QVBoxLayout(self.header)
+        header.setContentsMargins(0, 0, 0, 0)
+        header.addWidget(self._identity())
+        line = QFrame()
+        line.setFrameShape(QFrame.Shape.HLine)
+        line.setFrameShadow(QFrame.Shadow.Sunken)
+        header.addWidget(line)
+        self.header_scroll = _capped_box(self.header, "header-scroll")
+        window.addWidget(self.header_scroll)
         content = QWidget()
         content.setObjectName("content")
         outer = QVBoxLayout(content)
@@ -127,15 +151,11 @@ class ElicitationDialog(QDialog):
         self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         window.addWidget(self.scroll, 1)
         QApplication.instance().focusChanged.connect(self._focus_changed)
-        outer.addWidget(self._identity())
-        line = QFrame()
-        line.setFrameShape(QFrame.Shape.HLine)
-        line.setFrameShadow(QFrame.Shadow.Sunken)
-        outer.addWidget(line)
         self.message_label = plain_label(request.message or "", bold=True)
         self.message_label.setObjectName("message")
         self.message_label.setAccessibleDescription(translate("Dialog", "Message from the server"))
-        outer.addWidget(self.message_label)
+        self.message_scroll = _capped_box(self.message_label, "message-scroll")
+        outer.addWidget(self.message_scroll)
         self.body = QVBoxLayout()
         self.body.setSpacing(8)
         outer.addLayout(self.body)
@@ -254,17 +274,40 @@ class ElicitationDialog(QDialog):
         inner = width - margins.left() - margins.right()
         needed = content.layout().heightForWidth(inner) if content.layout().hasHeightForWidth() else -1
         needed = max(needed, content.minimumSizeHint().height())
+        header = self.header_scroll.height() + self.layout().spacing()
         buttons = self.buttons.sizeHint().height() + self.layout().spacing()
-        height = needed + buttons + margins.top() + margins.bottom() + 2
+        height = header + needed + buttons + margins.top() + margins.bottom() + 2
         screen = self.screen().availableGeometry() if self.screen() else None
         return height if screen is None else min(height, int(screen.height() * 0.9))
 
+    def _fit_box(self, box: QScrollArea, inner: int, share: float) -> None:
+        """Give ``box`` the height its content needs at width ``inner``, up to ``share`` of the
+        screen; beyond that it scrolls, and takes keyboard focus so that it can be scrolled."""
+        screen = self.screen().availableGeometry() if self.screen() else None
+        cap = 10_000 if screen is None else max(60, int(screen.height() * share))
+        content = box.widget()
+        layout = content.layout()
+        needed = (layout.heightForWidth(inner) if layout is not None and layout.hasHeightForWidth()
+                  else content.heightForWidth(inner))
+        needed = max(needed, content.minimumSizeHint().height())
+        box.setFixedHeight(min(needed, cap) + 2)
+        if needed > cap:
+            box.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
     def _fit_to_content(self) -> None:
         """A comfortable reading width, and the height the content needs at that width, up to
-        most of the screen (beyond that the content scrolls; the buttons stay in view)."""
+        most of the screen (beyond that the content scrolls; the buttons stay in view); then
+        centred on the screen, so that no part starts below its edge."""
         screen = self.screen().availableGeometry() if self.screen() else None
         width = PREFERRED_WIDTH if screen is None else min(PREFERRED_WIDTH, screen.width())
-        self.resize(width, self._needed_height(width))
+        margins = self.layout().contentsMargins()
+        inner = width - margins.left() - margins.right()
+        self._fit_box(self.header_scroll, inner, 0.2)
+        self._fit_box(self.message_scroll, inner, 0.33)
+        height = self._needed_height(width)
+        self.resize(width, height)
+        if screen is not None:
+            self.move(screen.x() + (screen.width() - width) // 2, screen.y() + (screen.height() - height) // 2)
 
     def grow_to_content(self) -> None:
         """Content grew (an error, a status line): grow the window so it shows, never shrink."""
@@ -274,6 +317,9 @@ class ElicitationDialog(QDialog):
             needed = self._needed_height(self.width())
             if needed > self.height():
                 self.resize(self.width(), needed)
+                screen = self.screen().availableGeometry() if self.screen() else None
+                if screen is not None and self.y() + needed > screen.bottom():  # keep the buttons on screen
+                    self.move(self.x(), max(screen.y(), screen.bottom() - needed))
 
     # -- the optional user-set timeout ------------------------------------------------------
     def start_timeout(self, seconds: int) -> None:

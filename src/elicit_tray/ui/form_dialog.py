@@ -25,6 +25,8 @@ from .widgets import FieldWidget, WidgetRegistry, assign_mnemonics, mnemonic_let
 
 __all__ = ["FormDialog", "FIRST_ROWS", "LATER_ROWS"]
 
+#: Titles longer than this (characters) put every label above its field.
+LONG_TITLE = 28
 #: Rows built before the dialog is first shown (more than a screen holds).
 FIRST_ROWS = 30
 #: Rows built per event-loop turn after that.
@@ -94,7 +96,11 @@ class FormDialog(ElicitationDialog):
         form_box = QWidget()
         form = QFormLayout(form_box)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        # Short titles: a label column, labels on one line. Any long title: every label above its
+        # field, wrapped at the full width (a long title in a narrow column would be cut off).
+        self._long_titles = any(len(f.title) > LONG_TITLE for f in self.spec.fields)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows if self._long_titles
+                              else QFormLayout.RowWrapPolicy.DontWrapRows)
         form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         form.setContentsMargins(0, 0, 0, 0)
         taken = "d" + "".join(mnemonic_letter(b.text()) for b in (self.decline_button, self.cancel_button,
@@ -120,6 +126,9 @@ class FormDialog(ElicitationDialog):
 
     def _build_later(self) -> None:
         """One more batch of rows; when the last one is in: tab order, validation, arming."""
+        if self.expired or self.outcome is not None:  # no longer waiting: nothing more to build
+            self._later.clear()
+            return
         self._build_rows(LATER_ROWS)
         if self._later:
             QTimer.singleShot(0, self, self._build_later)
@@ -152,13 +161,18 @@ class FormDialog(ElicitationDialog):
         column.addWidget(error)
         label: QLabel | None = None
         if adapter.labels_itself:  # a checkbox: its own text is the label, in the field column
-            form.addRow(QLabel(), cell)
+            if self._long_titles:
+                form.addRow(cell)
+            else:
+                form.addRow(QLabel(), cell)
         else:
             label = QLabel(label_text + (" *" if spec.required else ""))
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setObjectName(f"field-{spec.name}-label")
             label.setBuddy(adapter.focus_target)
-            label.setWordWrap(True)
+            label.setWordWrap(self._long_titles)
+            if not self._long_titles:  # Qt's size hint of a mnemonic label is a few pixels short
+                label.setMinimumWidth(label.fontMetrics().horizontalAdvance(label.text() + "  "))
             form.addRow(label, cell)
         adapter.widget.setObjectName(f"field-{spec.name}")
         row = _Row(adapter, label, error, description)
@@ -171,8 +185,10 @@ class FormDialog(ElicitationDialog):
 
     def _set_tab_order(self) -> None:
         """Tab walks the fields in schema order, then the buttons."""
-        chain = [c for row in self.rows.values() for c in row.adapter.controls]
+        chain = [c for row in self.rows.values() for c in row.adapter.tab_chain()]
         chain += [self.decline_button, self.cancel_button, self.accept_button]
+        chain += [box for box in (self.header_scroll, self.message_scroll)  # long text scrolls by keyboard
+                  if box.focusPolicy() != Qt.FocusPolicy.NoFocus]
         for first, second in zip(chain, chain[1:]):
             QWidget.setTabOrder(first, second)
 
@@ -267,6 +283,7 @@ class FormDialog(ElicitationDialog):
 
     def showEvent(self, event: Any) -> None:  # noqa: N802
         super().showEvent(event)
+        self._set_tab_order()  # the fitted header/message boxes may have become focusable
         first = next(iter(self.rows.values()), None)
         (first.adapter.focus_target if first else self).setFocus(Qt.FocusReason.ActiveWindowFocusReason)
 

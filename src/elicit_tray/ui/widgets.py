@@ -114,6 +114,10 @@ class FieldWidget(QObject):
     def set_label(self, text: str) -> None:
         """For controls that label themselves: show ``text`` (may hold an ``&`` mnemonic)."""
 
+    def tab_chain(self) -> list[QWidget]:
+        """The field's Tab stops, in order (its controls, then any helper button)."""
+        return list(self.controls)
+
 
 class TextField(FieldWidget):
     """A ``QLineEdit`` for plain, email and uri strings. Empty text means "not given"."""
@@ -268,6 +272,9 @@ class _DatePart(FieldWidget):
 
     def _clear(self) -> None:
         self.edit.setDateTime(QDateTime(_NO_DATE, QTime(0, 0)))
+
+    def tab_chain(self) -> list[QWidget]:
+        return [self.edit] + ([self.clear_button] if self.clear_button is not None else [])
 
     def is_empty(self) -> bool:
         return self.edit.date() == _NO_DATE
