@@ -107,25 +107,25 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     inherited = listen_fds()  # systemd socket activation (elicit-tray.socket): adopt, do not create
     if len(inherited) > 1:
         log.warning("the service manager passed %d sockets; serving on the first only", len(inherited))
+    failure: tuple[str, int] | None = None
     try:
         if inherited:
-            try:
-                endpoint.adopt(inherited[0])
-            except OSError as exc:
-                print(f"elicit-tray: cannot use the socket passed by the service manager: {exc}", file=sys.stderr)
-                journal.close()
-                return EXIT_SOCKET_ACTIVATION
+            endpoint.adopt(inherited[0])
             socket_path = endpoint.path
         else:
             endpoint.listen()
     except AlreadyRunning as exc:
-        print(f"elicit-tray: {exc}", file=sys.stderr)
-        journal.close()
-        return EXIT_ALREADY_RUNNING
+        failure = (str(exc), EXIT_ALREADY_RUNNING)
     except UnsafeDirectory as exc:
-        print(f"elicit-tray: refusing to start: {exc}", file=sys.stderr)
+        failure = (f"refusing to start: {exc}", EXIT_UNSAFE_SOCKET_DIR)
+    except OSError as exc:
+        if not inherited:
+            raise
+        failure = (f"cannot use the socket passed by the service manager: {exc}", EXIT_SOCKET_ACTIVATION)
+    if failure is not None:
+        print(f"elicit-tray: {failure[0]}", file=sys.stderr)
         journal.close()
-        return EXIT_UNSAFE_SOCKET_DIR
+        return failure[1]
     journal.record("started", pid=os.getpid(), version=__version__, socket=str(socket_path), log_values=log_values,
                    socket_activated=endpoint.adopted)
 

@@ -42,12 +42,12 @@ EXPIRED_CLOSE_MS = 10_000
 PREFERRED_WIDTH = 540
 
 
-def plain_label(text: str, *, selectable: bool = True, bold: bool = False, wrap: bool = True) -> QLabel:
+def plain_label(text: str, *, selectable: bool = True, bold: bool = False) -> QLabel:
     """A label that shows ``text`` as plain text (never rich text, never a link), wrapped."""
     label = QLabel()
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setText(text)
-    label.setWordWrap(wrap)
+    label.setWordWrap(True)
     label.setOpenExternalLinks(False)
     if selectable:
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
@@ -80,7 +80,8 @@ def warning_label(text: str) -> QLabel:
 
 
 def _capped_box(content: QWidget, name: str) -> QScrollArea:
-    """A frameless vertical scroll box around ``content`` (sized by ``_fit_box``)."""
+    """A frameless, vertical-only scroll box around ``content``; not a Tab stop (``_fit_box``
+    makes a capped one focusable when its content overflows)."""
     box = QScrollArea()
     box.setObjectName(name)
     box.setWidget(content)
@@ -91,6 +92,14 @@ def _capped_box(content: QWidget, name: str) -> QScrollArea:
     return box
 
 
+def _content_height(content: QWidget, width: int) -> int:
+    """The height ``content`` needs at ``width`` (wrapped text included), at least its minimum."""
+    layout = content.layout()
+    needed = (layout.heightForWidth(width) if layout is not None and layout.hasHeightForWidth()
+              else content.heightForWidth(width))
+    return max(needed, content.minimumSizeHint().height())
+
+
 class ElicitationDialog(QDialog):
     """Base of the form and URL dialogs.
 
@@ -99,7 +108,7 @@ class ElicitationDialog(QDialog):
         armed(): emitted when the commit button becomes usable (after :data:`ARM_DELAY_MS`).
 
     Subclasses add their body to ``self.body`` and their commit button through
-    :meth:`add_commit_button`, and call :meth:`finish_layout`.
+    :meth:`add_commit_button`.
     """
 
     answered = Signal(object)
@@ -142,13 +151,7 @@ class ElicitationDialog(QDialog):
         outer = QVBoxLayout(content)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(10)
-        self.scroll = QScrollArea()
-        self.scroll.setObjectName("scroll")
-        self.scroll.setWidget(content)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.scroll = _capped_box(content, "scroll")
         window.addWidget(self.scroll, 1)
         QApplication.instance().focusChanged.connect(self._focus_changed)
         self.message_label = plain_label(request.message or "", bold=True)
@@ -240,7 +243,7 @@ class ElicitationDialog(QDialog):
             self.apply_style()
             self._fit_to_content()
             self._arm_timer_started = True
-            QTimer.singleShot(self._arm_delay_ms, self._arm)
+            QTimer.singleShot(self._arm_delay_ms, self, self._arm)
 
     def apply_style(self) -> None:
         """(Re)colour errors and warnings for the current palette and contrast preference."""
@@ -269,11 +272,8 @@ class ElicitationDialog(QDialog):
 
     def _needed_height(self, width: int) -> int:
         """The window height that shows all content at ``width``, capped at 90% of the screen."""
-        content = self.scroll.widget()
         margins = self.layout().contentsMargins()
-        inner = width - margins.left() - margins.right()
-        needed = content.layout().heightForWidth(inner) if content.layout().hasHeightForWidth() else -1
-        needed = max(needed, content.minimumSizeHint().height())
+        needed = _content_height(self.scroll.widget(), width - margins.left() - margins.right())
         header = self.header_scroll.height() + self.layout().spacing()
         buttons = self.buttons.sizeHint().height() + self.layout().spacing()
         height = header + needed + buttons + margins.top() + margins.bottom() + 2
@@ -285,11 +285,7 @@ class ElicitationDialog(QDialog):
         screen; beyond that it scrolls, and takes keyboard focus so that it can be scrolled."""
         screen = self.screen().availableGeometry() if self.screen() else None
         cap = 10_000 if screen is None else max(60, int(screen.height() * share))
-        content = box.widget()
-        layout = content.layout()
-        needed = (layout.heightForWidth(inner) if layout is not None and layout.hasHeightForWidth()
-                  else content.heightForWidth(inner))
-        needed = max(needed, content.minimumSizeHint().height())
+        needed = _content_height(box.widget(), inner)
         box.setFixedHeight(min(needed, cap) + 2)
         if needed > cap:
             box.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -374,7 +370,7 @@ class ElicitationDialog(QDialog):
         self.refresh()
         self._arm_generation += 1
         generation = self._arm_generation
-        QTimer.singleShot(self._arm_delay_ms, lambda: generation == self._arm_generation and self._arm())
+        QTimer.singleShot(self._arm_delay_ms, self, lambda: generation == self._arm_generation and self._arm())
 
     def _arm(self) -> None:
         if self.expired or self.outcome is not None:
@@ -425,7 +421,7 @@ class ElicitationDialog(QDialog):
                                    "or gone away. Nothing was sent. This window closes by itself."))
         self.close_button.show()
         self.close_button.setFocus()
-        QTimer.singleShot(EXPIRED_CLOSE_MS, self.close)  # nothing to decide any more; don't pile up
+        QTimer.singleShot(EXPIRED_CLOSE_MS, self, self.close)  # nothing to decide any more; don't pile up
 
     def show_status(self, text: str) -> None:
         """Show a status line under the body (plain text)."""
@@ -448,11 +444,8 @@ class ElicitationDialog(QDialog):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         """The window's close button: ``cancel``."""
+        self.finish(Cancelled("close"), close=False)  # no-op when already answered or expired
         self.stop_timeout()
-        if self.outcome is None and not self.expired:
-            self.outcome = Cancelled("close")
-            log.info("dialog %s answered: %r", self.request.key, self.outcome)
-            self.answered.emit(self.outcome)
         self.deleteLater()
         super().closeEvent(event)
 

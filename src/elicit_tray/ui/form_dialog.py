@@ -81,6 +81,7 @@ class FormDialog(ElicitationDialog):
         assert request.form is not None
         self.spec = request.form
         self.rows: dict[str, _Row] = {}
+        self._invalid: list[_Row] = []
         self.accept_button = self.add_commit_button(translate("FormDialog", "&Accept"), "accept")
 
         secrets = [f.title for f in self.spec.fields if looks_secret(f)]
@@ -198,11 +199,12 @@ class FormDialog(ElicitationDialog):
         on leaving a field first, then live)."""
         super()._focus_changed(old, new)
         for row in self.rows.values():
-            if old is not None and old in row.adapter.controls and not row.revealed:
+            if old is not None and old in row.adapter.controls:
                 value, problem = row.current()
-                if problem is not None and value is not None:
+                if not row.revealed and problem is not None and value is not None:
                     row.revealed = True
                     self._validate()
+                break
 
     def _validate(self) -> list[_Row]:
         """Update every error label and the Accept button; return the invalid rows."""
@@ -229,7 +231,7 @@ class FormDialog(ElicitationDialog):
         return invalid
 
     def can_commit(self) -> bool:
-        return not getattr(self, "_invalid", []) and not getattr(self, "_later", [])
+        return not self._invalid and not self._later
 
     def errors(self) -> dict[str, str]:
         """Property name -> visible error text (without the sign), for tests and screen readers."""

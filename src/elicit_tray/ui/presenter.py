@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from PySide6.QtCore import QObject, QPoint, QRect, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 
-from ..elicitation import ElicitationRequest, Failed, Outcome
+from ..elicitation import Cancelled, ElicitationRequest, Failed, Outcome
 from .base import ARM_DELAY_MS, ElicitationDialog, announce
 from ..display import for_display
 from .form_dialog import FormDialog
@@ -118,9 +118,8 @@ class Presenter(QObject):
             announce(dialog, translate("Presenter", "{count} requests are waiting.").format(count=len(self.dialogs)))
         if previous is not None and previous.isVisible():
             self._cascade(dialog, previous)
-        dialog.raise_()
-        dialog.activateWindow()
-        self.request_shown.emit(self.summary(request))
+        self._bring_forward(dialog)
+        self.request_shown.emit(self.summary(dialog.request))
         if self.on_shown is not None:
             self.on_shown(dialog)
         try:
@@ -159,9 +158,9 @@ class Presenter(QObject):
             dialog.mark_complete()
 
     @staticmethod
-    def summary(request: ElicitationRequest) -> str:
-        """One line for menus and notifications: who asks and what."""
-        shown = for_display(request)
+    def summary(shown: ElicitationRequest) -> str:
+        """One line for menus and notifications: who asks and what, from a dialog's request
+        (already passed through :func:`~elicit_tray.display.for_display`)."""
         who = shown.requester.label or shown.peer.label or translate("Presenter", "A local program")
         what = shown.message.splitlines()[0] if shown.message else ""
         if len(what) > 60:
@@ -170,8 +169,6 @@ class Presenter(QObject):
 
     def dismiss_all(self) -> None:
         """Tray "dismiss all": every open dialog answers ``cancel``."""
-        from ..elicitation import Cancelled
-
         for dialog in list(self.dialogs.values()):
             dialog.finish(Cancelled("tray"))
 
@@ -180,8 +177,13 @@ class Presenter(QObject):
         dialog = self.dialogs.get(key)
         if dialog is not None:
             dialog.show()
-            dialog.raise_()
-            dialog.activateWindow()
+            self._bring_forward(dialog)
+
+    @staticmethod
+    def _bring_forward(dialog: ElicitationDialog) -> None:
+        """Raise ``dialog`` and ask for the focus (granted as far as the platform allows)."""
+        dialog.raise_()
+        dialog.activateWindow()
 
 
 def save_screenshot(dialog: ElicitationDialog, folder: Path, name: str) -> Path:

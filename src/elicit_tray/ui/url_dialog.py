@@ -152,4 +152,4 @@ class UrlDialog(ElicitationDialog):
             return
         self.waiting = False
         self.show_status(translate("UrlDialog", "The server confirmed that you have finished. This window closes by itself."))
-        QTimer.singleShot(1500, self.close)
+        QTimer.singleShot(1500, self, self.close)
