@@ -1,4 +1,4 @@
-"""Shared test set-up: offscreen Qt by default, the shared cases, an asyncio loop on Qt."""
+"""Shared test set-up: offscreen Qt by default, the elicitation cases, an asyncio loop on Qt."""
 
 from __future__ import annotations
 
@@ -15,17 +15,24 @@ os.environ.setdefault("ELICIT_TRAY_LOG", "off")  # tests never write the user's 
 REPO = Path(__file__).resolve().parents[1]
 
 
+#: The project's own copy of the shared cases, so that a fresh clone passes on its own;
+#: ``tests/test_cases_copy.py`` keeps it equal to ``../shared/cases`` when that folder exists.
+OWN_CASES = REPO / "tests" / "cases"
+#: The team's shared cases folder beside the checkout (absent in a lone clone).
+SHARED_CASES = REPO.parent / "shared" / "cases"
+
+
 def cases_dir() -> Path:
-    """``$ELICIT_TRAY_CASES``, else ``../shared/cases`` beside the checkout."""
+    """``$ELICIT_TRAY_CASES``, else the project's own copy ``tests/cases``."""
     env = os.environ.get("ELICIT_TRAY_CASES")
-    return Path(env) if env else REPO.parent / "shared" / "cases"
+    return Path(env) if env else OWN_CASES
 
 
 def load_cases(name: str) -> list[dict[str, Any]]:
-    """The rows of ``shared/cases/<name>``; the suite fails loudly when they are missing."""
+    """The rows of ``tests/cases/<name>``; the suite fails loudly when they are missing."""
     path = cases_dir() / name
     if not path.exists():
-        raise FileNotFoundError(f"{path} is missing: set ELICIT_TRAY_CASES to the shared cases folder")
+        raise FileNotFoundError(f"{path} is missing: the cases live in tests/cases (or set ELICIT_TRAY_CASES)")
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 

@@ -1,43 +1,33 @@
 """Behaviour of elicit_tray.urlcheck (MCP 2025-11-25 client/elicitation, Safe URL Handling).
 
-Corpus rows come from ``shared/cases`` next to the repository (override the directory with the
-``ELICIT_TRAY_CASES`` environment variable).  No Qt is imported here.
+Corpus rows come from the project's copy of the cases, ``tests/cases`` (override the directory
+with the ``ELICIT_TRAY_CASES`` environment variable).  No Qt is imported here.
 """
 
 from __future__ import annotations
 
-import json
-import os
-from pathlib import Path
 
 import ada_url
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import load_cases
 from elicit_tray.urlcheck import REASONS, UrlAnalysis, analyze_url, visible_url
 
-CASES_DIR = Path(os.environ.get("ELICIT_TRAY_CASES")
-                 or Path(__file__).resolve().parents[3] / "shared" / "cases")
+CORPUS = load_cases("urls-corpus.jsonl")
+URL_CASES = {case["id"]: case for case in load_cases("url.jsonl")}
 
 
-def _load(name: str) -> list[dict]:
-    path = CASES_DIR / name
-    if not path.is_file():
-        return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
-            if line.strip()]
-
-
-CORPUS = _load("urls-corpus.jsonl")
-URL_CASES = {case["id"]: case for case in _load("url.jsonl")}
-needs_cases = pytest.mark.skipif(not CORPUS, reason=f"no case corpus in {CASES_DIR}")
+def needs_cases(test):
+    """Kept as a marker of the corpus-driven tests (the cases always ship in tests/cases)."""
+    return test
 
 
 # --- corpus -------------------------------------------------------------------------------
 @needs_cases
-def test_the_corpus_has_all_twenty_eight_rows():
-    assert len(CORPUS) == 28
+def test_the_corpus_has_all_thirty_two_rows():
+    assert len(CORPUS) == 32
 
 
 @pytest.mark.parametrize("row", CORPUS, ids=[row["url"] for row in CORPUS])
