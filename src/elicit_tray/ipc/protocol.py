@@ -2,7 +2,10 @@
 
 DESIGN.md "IPC contract": ``elicitation/create``, ``ping``, ``elicit-tray/info``;
 ``notifications/cancelled`` and a disconnect expire dialogs (nothing more is sent);
-``notifications/elicitation/complete`` ends a URL dialog's waiting state. Every request with
+``notifications/elicitation/complete`` ends a URL dialog's waiting state, taken only from the
+connection that made that elicitation (keyed by (connection, ``elicitationId``), issue 10 §2:
+another connection cannot close it, and two requesters using the same id do not disturb each
+other). Every request with
 an id gets exactly one response, sent once; an exception anywhere becomes -32603, never an
 action.
 
@@ -75,6 +78,8 @@ class _State:
         self.splitter = rpc.LineSplitter()
         self.pending: dict[rpc.RequestId, asyncio.Task[None]] = {}
         self.expiry: dict[asyncio.Task[None], str] = {}  # why a pending request's task was cancelled
+        #: elicitationId -> keys of this connection's accepted URL requests waiting for completion
+        self.awaiting_completion: dict[str, list[str]] = {}
         self.open = True
 
 
@@ -97,7 +102,10 @@ class Dispatcher:
 
     Args:
         handler: the UI coroutine (see :data:`Handler`).
-        on_complete: called with an ``elicitationId`` from ``notifications/elicitation/complete``.
+        on_complete: called with the :attr:`~elicit_tray.elicitation.ElicitationRequest.key` of
+            each accepted URL request of a connection when that same connection sends
+            ``notifications/elicitation/complete`` with the request's ``elicitationId`` (once per
+            request; unknown, repeated or other connections' ids are ignored).
         version: reported by ``elicit-tray/info``.
         journal: where each request's outcome is logged (see :mod:`elicit_tray.logs`).
         max_pending_per_connection / max_pending_total: the pending limits.
@@ -126,6 +134,7 @@ class Dispatcher:
         if state is None:
             return
         state.open = False
+        state.awaiting_completion.clear()  # nobody else may complete them
         for task in state.pending.values():
             state.expiry.setdefault(task, "disconnected")
             task.cancel()
@@ -196,8 +205,9 @@ class Dispatcher:
                 task.cancel()
         elif msg.method == "notifications/elicitation/complete":
             eid = msg.params.get("elicitationId")
-            if isinstance(eid, str):
-                self.on_complete(eid)
+            keys = state.awaiting_completion.pop(eid, []) if isinstance(eid, str) else []
+            for key in keys:  # only this connection's own elicitations with that id
+                self.on_complete(key)
         else:
             log.debug("ignoring notification %s", msg.method)
 
@@ -307,6 +317,8 @@ class Dispatcher:
                 extra = {"code": rpc.INTERNAL_ERROR, "error": message}
             if state.open:
                 channel.send(data)
+                if kind == "accept" and request.mode == "url" and request.elicitation_id:
+                    state.awaiting_completion.setdefault(request.elicitation_id, []).append(request.key)
             self._log_request(request, request_id, kind, received, parse_ms, **extra)
         except Exception:  # pragma: no cover - e.g. the channel failed to write
             log.exception("request %s: the answer could not be sent", request.key)

@@ -66,6 +66,8 @@ class Presenter(QObject):
         self.widgets = widgets
         self.on_shown = on_shown
         self.dialogs: dict[str, ElicitationDialog] = {}
+        #: request key -> URL dialog waiting for its completion notice (the dispatcher maps
+        #: (connection, elicitationId) to the key, so only the asking connection completes it)
         self._waiting_urls: dict[str, UrlDialog] = {}
         self._hints = style_hints()  # palette changes reach the dialogs as events already
         self._hints[0].colorSchemeChanged.connect(self.restyle)
@@ -133,8 +135,9 @@ class Presenter(QObject):
             if trace is not None:
                 trace.finish()
         if request.mode == "url" and getattr(dialog, "waiting", False) and request.elicitation_id:
-            self._waiting_urls[request.elicitation_id] = dialog
-            dialog.destroyed.connect(lambda *_: self._waiting_urls.pop(request.elicitation_id or "", None))
+            key = request.key
+            self._waiting_urls[key] = dialog  # type: ignore[assignment]
+            dialog.destroyed.connect(lambda *_: self._waiting_urls.pop(key, None))
         return outcome
 
     @staticmethod
@@ -148,12 +151,15 @@ class Presenter(QObject):
             target = area.topLeft() + step
         dialog.move(target)
 
-    def complete(self, elicitation_id: str) -> None:
-        """``notifications/elicitation/complete``: end that URL dialog's waiting state.
+    def complete(self, key: str) -> None:
+        """``notifications/elicitation/complete`` for the request ``key`` (an
+        :attr:`~elicit_tray.elicitation.ElicitationRequest.key`): end that URL dialog's waiting
+        state. The :class:`~elicit_tray.ipc.protocol.Dispatcher` (``on_complete``) calls it only
+        for a notice from the connection that made the request (DESIGN.md "IPC contract").
 
-        Unknown or repeated ids are ignored (MCP 2025-11-25: clients MUST ignore them).
+        Unknown or repeated keys are ignored (MCP 2025-11-25: clients MUST ignore unknown ids).
         """
-        dialog = self._waiting_urls.pop(elicitation_id, None)
+        dialog = self._waiting_urls.pop(key, None)
         if dialog is not None:
             dialog.mark_complete()
 
