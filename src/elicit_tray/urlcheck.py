@@ -48,6 +48,9 @@ REASONS: dict[str, str] = {
     "ambiguous_authority": QT_TRANSLATE_NOOP(
         "UrlReasons", "The address is written in a way that browsers and other programs could read as different websites."),
     "scheme_not_allowed": QT_TRANSLATE_NOOP("UrlReasons", "This is not a web page address (only http and https can be opened)."),
+    # A host name no resolver and no Qt URL accepts (empty, over-long or non-LDH labels); it
+    # shares the sentence of "unparseable", whose translation exists.
+    "invalid_host": QT_TRANSLATE_NOOP("UrlReasons", "This is not a valid web address."),
     "invalid_idna": QT_TRANSLATE_NOOP("UrlReasons", "The address contains a malformed international name."),
     # warn
     "insecure_scheme": QT_TRANSLATE_NOOP("UrlReasons", "The connection to this site is not encrypted."),
@@ -489,7 +492,7 @@ class UrlAnalysis:
 
     ``verdict`` is ``"ok"`` (open after consent), ``"warn"`` (open only after a prominent
     warning) or ``"refuse"`` (never openable).  ``reasons`` are ids of :data:`REASONS` in a
-    deterministic order.  When refused, ``display_host``, ``registrable_domain``, ``href``,
+    deterministic order.  ``href`` is what the browser is handed (see :func:`analyze_url`).  When refused, ``display_host``, ``registrable_domain``, ``href``,
     ``ascii_host`` and ``unicode_host`` are ``None``.  ``url`` is the input as received
     (non-``str`` input is kept as its ``repr``).  Nothing here raises.
     """
@@ -562,7 +565,13 @@ def analyze_url(url: object) -> UrlAnalysis:
     the checks behind MCP 2025-11-25 client/elicitation "Safe URL Handling": the displayed host
     is the one the browser would open (WHATWG parse by ada), Punycode is shown for deceptive
     IDN labels (Chromium's IDN policy on ICU), and ``href`` is the ASCII serialization to hand
-    to the system browser.  Purely lexical: no network or DNS access.
+    to the system browser, written the way ``QUrl`` (StrictMode) parses and writes it back
+    unchanged, so that the browser opens exactly that string (RFC 3986 characters only,
+    escapes normalised per RFC 3986 6.2.2; a WHATWG parser reads it as the same URL).  A host
+    Qt cannot carry (an empty label as in ``example.com..``, a label longer than 63
+    characters, with a hyphen at either end or with characters other than letters, digits,
+    ``-`` and ``_``) is refused as ``"invalid_host"``.  Purely lexical: no network or DNS
+    access.
     """
     if not isinstance(url, str):
         return _result(_safe_repr(url), ["unparseable"], None)
@@ -608,26 +617,137 @@ def _analyze(url: str) -> UrlAnalysis:
     if "%" in raw_host:
         reasons.append("host_normalized")
 
-    hosts: dict[str, str | None] = {"href": href, "ascii_host": ascii_host}
+    hosts: dict[str, str | None] = {"ascii_host": ascii_host}
     if is_ip:
         reasons.append("ip_literal")
         addr = ipaddress.ip_address(ascii_host.strip("[]"))
-        mapped = getattr(addr, "ipv4_mapped", None)
+        # Only a direct or an IPv4-mapped loopback address stays on this computer; NAT64, 6to4
+        # and IPv4-compatible forms go through a network (they are still local targets).
+        mapped = addr.ipv4_mapped if addr.version == 6 else None
         loopback = addr.is_loopback or bool(mapped and mapped.is_loopback)
-        if any(a is not None and (a.is_private or a.is_loopback or a.is_link_local or
-                                  a.is_unspecified or a.is_reserved or a.is_multicast)
-               for a in (addr, mapped)):
+        if _is_local_ip(addr):
             reasons.append("local_target")
         if addr.version == 4 and raw_host.lower() != ascii_host:
             reasons.append("ip_noncanonical")
         hosts.update(display_host=ascii_host, unicode_host=ascii_host)
     else:
         loopback = _host_reasons(raw_host, ascii_host, reasons, hosts)
-        if loopback is None:
-            return _result(url, ["invalid_idna"], scheme)
+        if isinstance(loopback, str):
+            return _result(url, [loopback], scheme)
     if scheme == "http" and not loopback:
         reasons.append("insecure_scheme")
+    hosts["href"] = _qt_stable_href(href, addr if is_ip else None)
     return _result(url, reasons, scheme, **hosts)
+
+
+#: IPv6 prefixes that carry an IPv4 address in their last 32 bits (RFC 6052 NAT64 well-known
+#: prefix; RFC 4291 2.5.5.1 IPv4-compatible) - besides IPv4-mapped and 6to4, which
+#: ``ipaddress`` decodes itself.
+_NAT64_WKP = ipaddress.IPv6Network("64:ff9b::/96")
+_IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")
+
+
+def _embedded_ipv4(addr: ipaddress.IPv4Address | ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address stands for, if it embeds one; else None.
+
+    IPv4-mapped ``::ffff:a.b.c.d`` (RFC 4291 2.5.5.2), NAT64 ``64:ff9b::a.b.c.d`` (RFC 6052
+    2.1), 6to4 ``2002:AABB:CCDD::/48`` (RFC 3056 2) and IPv4-compatible ``::a.b.c.d``
+    (RFC 4291 2.5.5.1; ``::`` and ``::1`` are not: they are IPv6's own unspecified and
+    loopback addresses).  An IPv4 address gives None.  Never raises.
+    """
+    if addr.version != 6:
+        return None
+    if addr.ipv4_mapped is not None:
+        return addr.ipv4_mapped
+    if addr.sixtofour is not None:
+        return addr.sixtofour
+    if addr in _NAT64_WKP or (addr in _IPV4_COMPATIBLE and int(addr) > 1):
+        return ipaddress.IPv4Address(int(addr) & 0xFFFF_FFFF)
+    return None
+
+
+def _is_local_ip(addr: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether an IP literal targets this computer or a private, link-local, reserved or
+    multicast network (notes section 8 ``local_target``).  An IPv6 address that embeds an
+    IPv4 address (:func:`_embedded_ipv4`) is judged by that IPv4 address alone."""
+    judged = _embedded_ipv4(addr) or addr
+    return (judged.is_private or judged.is_loopback or judged.is_link_local
+            or judged.is_unspecified or judged.is_reserved or judged.is_multicast)
+
+
+# --- the href handed to the browser ---------------------------------------------------------
+# The system browser is reached through QUrl (presenter.system_browser), which parses the href
+# again in StrictMode and serialises it (QUrl::FullyEncoded) before handing it on.  The href is
+# therefore written the way Qt writes it, so that what is opened is exactly what was analysed
+# and shown: RFC 3986 characters only (WHATWG leaves "{", "|", "^", "[", "`", a stray "%", and
+# a second "#" raw in some components), percent-encoded unreserved characters decoded
+# (RFC 3986 6.2.2.2) and hex digits in upper case (6.2.2.1), IPv6 written as qipaddress.cpp
+# does.  All of these are equivalent forms for a WHATWG parser: it parses the result to the
+# same URL, host included.
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_SUB_DELIMS = frozenset("!$&'()*+,;=")
+_HEX = frozenset("0123456789abcdefABCDEF")
+_RAW_ALLOWED = {
+    "user": _UNRESERVED | _SUB_DELIMS,
+    "password": _UNRESERVED | _SUB_DELIMS | {":"},
+    "path": _UNRESERVED | _SUB_DELIMS | set(":@/"),
+    "query": _UNRESERVED | _SUB_DELIMS | set(":@/?"),
+    "fragment": _UNRESERVED | _SUB_DELIMS | set(":@/?"),
+}
+
+
+def _rfc3986_component(text: str, part: str) -> str:
+    """``text`` (ASCII, as ada serialises it) with every character outside RFC 3986's set for
+    ``part`` percent-encoded, stray ``%`` as ``%25``, escapes of unreserved characters decoded
+    and the hex digits of the other escapes in upper case."""
+    allowed = _RAW_ALLOWED[part]
+    out = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "%" and i + 2 < len(text) and text[i + 1] in _HEX and text[i + 2] in _HEX:
+            decoded = chr(int(text[i + 1:i + 3], 16))
+            out.append(decoded if decoded in _UNRESERVED else "%" + text[i + 1:i + 3].upper())
+            i += 3
+            continue
+        if ch in allowed:
+            out.append(ch)
+        else:
+            out.extend(f"%{b:02X}" for b in ch.encode("utf-8"))
+        i += 1
+    return "".join(out)
+
+
+def _qt_ipv6(addr: ipaddress.IPv6Address) -> str:
+    """IPv6 text as Qt writes it (qipaddress.cpp ``toString``): RFC 5952 compression, except
+    that ``::ffff:a.b.c.d`` and ``::a.b.c.d`` (unless a.b.c are all 0) end in dotted IPv4."""
+    packed = addr.packed
+    if packed[:10] == bytes(10) and (packed[10:12] == b"\xff\xff"
+                                      or (packed[10:12] == b"\0\0" and packed[12:15] != bytes(3))):
+        prefix = "::ffff:" if packed[10] else "::"
+        return prefix + str(ipaddress.IPv4Address(packed[12:]))
+    return addr.compressed
+
+
+def _qt_stable_href(href: str, addr: ipaddress.IPv4Address | ipaddress.IPv6Address | None) -> str:
+    """The ada ``href`` of an http(s) URL rewritten as QUrl (StrictMode) parses and writes it
+    back unchanged (see the comment above), with ``addr`` the host when it is an IP literal."""
+    scheme, rest = href.split("://", 1)
+    slash = rest.find("/")  # ada always gives a special URL a path; "/", "?", "#" are escaped before it
+    authority, tail = (rest, "") if slash < 0 else (rest[:slash], rest[slash:])
+    userinfo, at, hostport = authority.rpartition("@")
+    if at:
+        user, colon, password = userinfo.partition(":")
+        userinfo = _rfc3986_component(user, "user") + (
+            ":" + _rfc3986_component(password, "password") if colon else "") + "@"
+    if addr is not None and addr.version == 6:
+        host_end = hostport.index("]") + 1
+        hostport = "[" + _qt_ipv6(addr) + "]" + hostport[host_end:]
+    tail, hash_sign, fragment = tail.partition("#")
+    path, question, query = tail.partition("?")
+    return "".join((scheme, "://", userinfo, hostport, _rfc3986_component(path, "path"),
+                    question, _rfc3986_component(query, "query"),
+                    hash_sign, _rfc3986_component(fragment, "fragment")))
 
 
 def _idn_labels(labels: list[str], reasons: list[str]) -> tuple[list[str], list[str]] | None:
@@ -666,15 +786,22 @@ def _idn_labels(labels: list[str], reasons: list[str]) -> tuple[list[str], list[
     return decoded, shown
 
 
+#: A host label QUrl accepts and DNS can carry (RFC 1123 2.1 letters, digits, hyphen, plus the
+#: underscore that both allow): 1-63 characters, no hyphen at either end.  ada (WHATWG) also
+#: accepts empty labels and characters such as "*", "~", "{" that Qt rejects.
+_HOST_LABEL = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?\Z")
+
+
 def _host_reasons(raw_host: str, ascii_host: str, reasons: list[str],
-                  hosts: dict[str, str | None]) -> bool | None:
-    """Add domain-name reasons and display fields; return is-loopback, None = invalid IDNA."""
+                  hosts: dict[str, str | None]) -> bool | str:
+    """Add domain-name reasons and display fields; return is-loopback, or the refuse reason
+    (``"invalid_host"``, ``"invalid_idna"``)."""
     trailing = ascii_host.endswith(".")
     name = ascii_host[:-1] if trailing else ascii_host
     labels = name.split(".")
     if trailing:
         reasons.append("trailing_dot")
-    if len(name) > 253 or any(len(lb) > 63 for lb in labels):
+    if len(name) > 253:
         reasons.append("host_too_long")
     loopback = name == "localhost" or name.endswith(".localhost")
     local = loopback or "." not in name or name.endswith((".local", ".internal", ".home.arpa"))
@@ -683,7 +810,9 @@ def _host_reasons(raw_host: str, ascii_host: str, reasons: list[str],
 
     idn = _idn_labels(labels, reasons)
     if idn is None:
-        return None
+        return "invalid_idna"
+    if not all(_HOST_LABEL.match(label) for label in labels):
+        return "invalid_host"  # an empty label ("a..com", "example.com.."), "a-", "a*b", 64+ chars
     decoded, shown = idn
     unicode_name = ".".join(decoded)
     raw_form = unicodedata.normalize("NFC", raw_host.lower()).rstrip(".")
@@ -694,16 +823,44 @@ def _host_reasons(raw_host: str, ascii_host: str, reasons: list[str],
     if not local:
         suffix = _psl().privatesuffix(name)
         if suffix:
-            count = suffix.count(".") + 1
-            registrable = ".".join(shown[-count:])
-            sub = labels[:-count]
-            windows = {".".join(sub[i:i + k]) for k in (2, 3) for i in range(len(sub) - k + 1)}
-            if (windows & _TOP_DOMAINS) - {suffix}:
-                reasons.append("subdomain_embeds_domain")
+            registrable = ".".join(shown[-(suffix.count(".") + 1):])
+        if _embeds_top_domain(labels, suffix):
+            reasons.append("subdomain_embeds_domain")
     hosts.update(display_host=".".join(shown) + ("." if trailing else ""),
                  registrable_domain=registrable,
                  unicode_host=unicode_name + ("." if trailing else ""))
     return loopback
+
+
+@lru_cache(maxsize=1)
+def _icann_psl() -> PublicSuffixList:
+    return PublicSuffixList(only_icann=True)
+
+
+def _embeds_top_domain(labels: list[str], registrable: str | None) -> bool:
+    """Whether a listed well-known domain appears in the host followed by more labels, outside
+    of its owner's reach: a look-alike (``subdomain_embeds_domain``).
+
+    ``labels`` are the ASCII labels of the host (no trailing dot), ``registrable`` its
+    registrable domain (PSL, private section included) or None.  An occurrence of a listed
+    domain ``D`` at labels ``[i, i + k)`` with labels after it is a look-alike when it starts
+    left of the ICANN registrable domain: in the subdomain part (``google.com.evil.net``) or
+    across the registrable-domain boundary (``google.com.click``, ``facebook.com.مصر``,
+    ``google.com.de`` whose ``com.de`` is a privately run suffix).  Starting exactly at the
+    ICANN registrable domain it is the brand under a country's suffix (``google.com.au``,
+    ``amazon.co.uk``): not a look-alike.  ``D`` equal to the host's own registrable domain
+    (``google.com.google.com``) is not one either.  Notes section 2.2 (target embedding).
+    """
+    icann = _icann_psl().privatesuffix(".".join(labels))
+    icann_start = len(labels) - (icann.count(".") + 1) if icann else 0
+    for i in range(icann_start):
+        for k in range(2, _LABELS_TO_CHECK + 1):
+            if i + k >= len(labels):
+                break
+            domain = ".".join(labels[i:i + k])
+            if domain in _TOP_DOMAINS and domain != registrable:
+                return True
+    return False
 
 
 def visible_url(url: str) -> str:
