@@ -1,8 +1,11 @@
 """``elicit-tray`` subcommands: ``serve`` (default), ``ask``, ``demo``, ``check-url``.
 
 Exit codes: 0 success; 1 the tray app answered ``ask`` with a JSON-RPC error; 2 usage
-error; 3 another tray app is already running (``serve``); 4 unsafe socket directory;
-5 the tray app is unavailable (``ask``).
+error; 3 another tray app is already running (``serve``); 4 unsafe socket directory or a
+socket path too long for ``AF_UNIX`` (``serve``); 5 the tray app is unavailable (``ask``),
+including a socket that is not the user's own (its directory is not the user's with mode 0700,
+the socket file is another user's, or the listening process runs as another user: nothing is
+sent, issue 10 §2).
 """
 
 from __future__ import annotations
@@ -23,8 +26,9 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="elicit-tray", description=(
         "Native dialogs that answer MCP elicitations for local MCP clients."))
     parser.add_argument("--version", action="version", version=f"elicit-tray {__version__}")
-    parser.add_argument("--socket", metavar="PATH", help="IPC socket path (default: $ELICIT_TRAY_SOCKET or "
-                        "<runtime dir>/elicit-tray/socket)")
+    parser.add_argument("--socket", metavar="PATH", help="IPC socket path, in a directory only you can use "
+                        "(mode 0700) (default: $ELICIT_TRAY_SOCKET, else $XDG_RUNTIME_DIR/elicit-tray/socket, "
+                        "else /run/user/<uid>/elicit-tray/socket, else ~/.local/state/elicit-tray/run/socket)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log what happens to stderr")
     sub = parser.add_subparsers(dest="command")
 

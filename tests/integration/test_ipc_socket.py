@@ -311,3 +311,19 @@ def test_serve_timeout_answers_cancel_for_an_untouched_dialog(scratch: Path) -> 
                 "jsonrpc": "2.0", "id": 1, "result": {"action": "cancel"}}
     finally:
         assert proc.stop() == 0
+
+
+def test_a_socket_path_too_long_for_af_unix_makes_serve_exit_4_and_ask_exit_5_saying_what_to_do(
+        scratch: Path) -> None:
+    sock = scratch / ("d" * 110) / "socket"
+    size = len(os.fsencode(str(sock)))
+    advice = (f"the socket path {sock} is {size} bytes long; Unix sockets take at most 107. Set ELICIT_TRAY_SOCKET "
+              "(or pass --socket) to a shorter path in a directory only you can use (mode 0700), for the tray app "
+              "and its clients alike, or set XDG_RUNTIME_DIR to a short private directory")
+    refused = TrayProcess(sock, PLAN, workdir=scratch).spawn()
+    assert refused.wait() == 4
+    assert refused.stderr == f"elicit-tray: refusing to start: {advice}\n"
+    assert not sock.parent.exists()
+    done = run_ask(sock, SUBMIT)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        5, "", f"elicit-tray ask: cannot use the elicit-tray socket: {advice}; nothing was sent\n")

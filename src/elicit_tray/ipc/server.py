@@ -26,7 +26,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 from ..elicitation import Peer
-from ..paths import ensure_private_dir
+from ..paths import check_socket_path_length, ensure_private_dir
 from . import jsonrpc as rpc
 from .protocol import Dispatcher
 
@@ -187,7 +187,14 @@ class LocalEndpoint(QObject):
         self.adopted = True
 
     def listen(self) -> None:
-        """Create the private directory, recover a stale socket, listen, chmod 0600."""
+        """Check the path fits ``AF_UNIX``, create the private directory, recover a stale socket,
+        listen, chmod 0600.
+
+        Raises: :class:`~elicit_tray.paths.SocketPathTooLong` (an ``UnsafeDirectory``: the
+        message says what to do), :class:`~elicit_tray.paths.UnsafeDirectory`,
+        :class:`AlreadyRunning`, ``OSError``.
+        """
+        check_socket_path_length(self.path)
         ensure_private_dir(self.path.parent)
         if self.path.exists() or self.path.is_symlink():
             if probe_socket(self.path):
