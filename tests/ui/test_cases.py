@@ -62,6 +62,11 @@ def test_url_case_sends_back_exactly_the_expected_json(aio, case, interaction):
     if "warning" in expect:
         assert bool(dialog.warnings) is expect["warning"]
         assert ("⚠" in texts) is expect["warning"]
+    if "url_reads_left_to_right" in expect:
+        from tests.ui.test_url_dialog_truth import reads_left_to_right
+
+        # Measured on the laid-out glyphs: each part of the URL is drawn after the one before.
+        assert reads_left_to_right(dialog.url_box) is expect["url_reads_left_to_right"]
     from elicit_tray.ui.scripted import perform
 
     perform(dialog, interaction["steps"])

@@ -34,8 +34,19 @@ log = logging.getLogger(__name__)
 
 
 def system_browser(href: str) -> bool:
-    """Open ``href`` in the user's default browser (``QDesktopServices.openUrl``)."""
-    return QDesktopServices.openUrl(QUrl(href, QUrl.ParsingMode.StrictMode))
+    """Open ``href`` in the user's default browser (``QDesktopServices.openUrl``).
+
+    ``href`` is :attr:`~elicit_tray.urlcheck.UrlAnalysis.href`, the address the dialog showed.
+    It is opened only if ``QUrl`` (StrictMode) accepts it and writes it back unchanged
+    (``QUrl.FullyEncoded``), so that the browser never gets an address other than the one the
+    user consented to (MCP 2025-11-25 client/elicitation, Safe URL Handling).  Returns whether
+    the system accepted it; False (and nothing is opened) when Qt would reject or rewrite it.
+    """
+    url = QUrl(href, QUrl.ParsingMode.StrictMode)
+    if not url.isValid() or url.toString(QUrl.ComponentFormattingOption.FullyEncoded) != href:
+        log.warning("not opening %r: Qt would not open it unchanged (%s)", href, url.errorString() or "rewritten")
+        return False
+    return QDesktopServices.openUrl(url)
 
 
 class Presenter(QObject):

@@ -10,23 +10,202 @@ from __future__ import annotations
 
 import html
 import logging
+import re
+import unicodedata
 from typing import Callable
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QFont, QTextOption
-from PySide6.QtWidgets import QLabel, QPlainTextEdit
+from PySide6.QtCore import QMimeData, QSize, Qt, QTimer
+from PySide6.QtGui import QFont, QFontMetricsF, QResizeEvent, QTextDocument, QTextOption
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QWidget
 
 from ..elicitation import Accepted, ElicitationRequest
 from ..urlcheck import REASONS, visible_url
 from .base import ARM_DELAY_MS, ElicitationDialog, plain_label, warning_label
 from .i18n import translate
 
-__all__ = ["UrlDialog", "BrowserOpener"]
+__all__ = ["UrlDialog", "BrowserOpener", "ltr_isolated"]
 
 log = logging.getLogger(__name__)
 
 #: Opens an ASCII href in the system browser; returns whether the system accepted it.
 BrowserOpener = Callable[[str], bool]
+
+
+#: Explicit bidi isolates (UAX #9): LEFT-TO-RIGHT ISOLATE and POP DIRECTIONAL ISOLATE.
+LRI, PDI = "\u2066", "\u2069"
+#: Characters that separate the parts of a URL (labels, path segments, query fields).
+_URL_SEPARATORS = re.compile(r"([/?#\[\]@:.&=;,]+)")
+_RTL_CLASSES = frozenset(("R", "AL", "AN"))
+
+
+def _has_rtl(text: str) -> bool:
+    """Whether ``text`` has a character the bidi algorithm would move (R, AL or AN class)."""
+    return not text.isascii() and any(unicodedata.bidirectional(c) in _RTL_CLASSES for c in text)
+
+
+def ltr_isolated(text: str, *, whole: bool = False) -> str:
+    """``text`` (a URL, host or part of one) made to display in its own left-to-right order.
+
+    Every part between URL separators (``/ ? # [ ] @ : . & = ; ,``) that holds a right-to-left
+    or Arabic-number character (bidi class R, AL, AN) is wrapped in LRI ... PDI (U+2066,
+    U+2069), so that it is laid out on its own (an Arabic label still reads right to left
+    inside) and the parts stay in logical order: ``https://facebook.com.مصر/٠/123`` is not
+    shown as ``https://facebook.com.٠/123/مصر``.  With ``whole`` (or when anything was
+    wrapped) the result as a whole is wrapped too, so that it stays left to right inside a
+    right-to-left sentence.  Text without such characters and without ``whole`` is returned
+    unchanged.  The added characters are never part of what is copied (see ``_UrlBox``).
+    Unicode Bidirectional Algorithm (UAX #9) 2.4 (isolates); Chromium URL display guidelines.
+    """
+    if not _has_rtl(text):
+        return LRI + text + PDI if whole and text else text
+    parts = _URL_SEPARATORS.split(text)
+    return LRI + "".join(LRI + part + PDI if _has_rtl(part) else part for part in parts) + PDI
+
+
+def _without_isolates(text: str) -> str:
+    return text.replace(LRI, "").replace(PDI, "")
+
+
+class _UrlBox(QPlainTextEdit):
+    """Read-only, wrapped, always left-to-right box for a full URL (object name ``full-url``).
+
+    The text is :func:`ltr_isolated`; copying and dragging give it back without the isolates
+    (``visible_url`` has already escaped any bidi control the URL itself contained, so every
+    U+2066/U+2069 in the box is ours)."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.setReadOnly(True)
+        self.setLayoutDirection(Qt.LayoutDirection.LeftToRight)
+        option = QTextOption(self.document().defaultTextOption())
+        option.setTextDirection(Qt.LayoutDirection.LeftToRight)
+        option.setWrapMode(QTextOption.WrapMode.WrapAnywhere)
+        option.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignAbsolute)
+        self.document().setDefaultTextOption(option)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAnywhere)
+        self.setPlainText(ltr_isolated(text))
+
+    def createMimeDataFromSelection(self) -> QMimeData:  # noqa: N802 (Qt naming)
+        data = QMimeData()
+        data.setText(_without_isolates(self.textCursor().selectedText()))
+        return data
+
+
+class _HostLabel(QLabel):
+    """``Website: <host>`` with the registrable domain in bold and underlined, always in view.
+
+    The host is elided from the left (its start gives way first: ``…ount-check.example.com``),
+    so a long subdomain never pushes the registrable domain out of the label; a registrable
+    domain wider than the label is broken across lines rather than cut.  The text is
+    recomputed for the label's width whenever it changes; the label never asks for more width
+    than a few characters (Chromium URL display guidelines: elide from the front, keep the
+    registrable domain visible)."""
+
+    #: Pixels kept free at the end of a line for rounding between metrics and the rich-text layout.
+    SLACK = 4
+
+    def __init__(self, caption: str, before: str, domain: str, after: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("host")
+        self.setTextFormat(Qt.TextFormat.RichText)  # our own markup; every piece escaped
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setWordWrap(True)
+        font = QFont(self.font())
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        self.setFont(font)
+        self._caption, self._before, self._domain, self._after = caption, before, domain, after
+        self._isolate = _has_rtl(before + domain + after)
+        self.lines: list[tuple[str, str, str]] = []  # what is shown: (before, domain, after) per line
+        self._show_for(10_000)
+
+    # -- what is shown for a width ------------------------------------------------------------
+    def _fonts(self) -> tuple[QFontMetricsF, QFontMetricsF]:
+        bold = QFont(self.font())
+        bold.setBold(True)
+        return QFontMetricsF(self.font()), QFontMetricsF(bold)
+
+    def layout_for(self, width: float) -> tuple[bool, list[tuple[str, str, str]]]:
+        """``(caption_on_own_line, lines)`` for a text width: each line is ``(before, domain,
+        after)`` pieces of the host, in order, each line fitting ``width``."""
+        plain, bold = self._fonts()
+        avail = max(1.0, width - self.SLACK)
+        before, domain, after = self._before, self._domain, self._after
+        tail = bold.horizontalAdvance(domain) + plain.horizontalAdvance(after)
+        host = plain.horizontalAdvance(before) + tail
+        if plain.horizontalAdvance(self._caption + " ") + host <= avail:
+            return False, [(before, domain, after)]
+        if host <= avail:
+            return True, [(before, domain, after)]
+        ellipsis = "\u2026"
+        if before and tail + plain.horizontalAdvance(ellipsis) <= avail:
+            return True, [(plain.elidedText(before, Qt.TextElideMode.ElideLeft, avail - tail), domain, after)]
+        # The registrable domain alone is too wide: break it (and what follows) anywhere.
+        lines: list[tuple[str, str, str]] = []
+        current = [ellipsis if before else "", "", ""]
+        used = plain.horizontalAdvance(current[0])
+        for index, text in ((1, domain), (2, after)):
+            metrics = bold if index == 1 else plain
+            for ch in text:
+                advance = metrics.horizontalAdvance(ch)
+                if used + advance > avail and any(current):
+                    lines.append((current[0], current[1], current[2]))
+                    current, used = ["", "", ""], 0.0
+                current[index] += ch
+                used += advance
+        lines.append((current[0], current[1], current[2]))
+        return True, lines
+
+    def markup_for(self, width: float) -> str:
+        """The rich text shown at a text width (see :meth:`layout_for`)."""
+        own_line, lines = self.layout_for(width)
+        rendered = []
+        for before, domain, after in lines:
+            piece = (html.escape(before) + (f"<b><u>{html.escape(domain)}</u></b>" if domain else "")
+                     + html.escape(after))
+            rendered.append(piece)
+        host = "<br>".join(rendered)
+        if self._isolate or self.isRightToLeft():
+            host = LRI + host + PDI
+        return html.escape(self._caption) + ("<br>" if own_line else " ") + host
+
+    # -- geometry -----------------------------------------------------------------------------
+    def _inset(self) -> int:
+        margins = self.contentsMargins()
+        return margins.left() + margins.right() + 2 * self.margin()
+
+    def _text_height(self, width: int) -> int:
+        document = QTextDocument()
+        document.setDefaultFont(self.font())
+        document.setDocumentMargin(0)
+        document.setHtml(self.markup_for(width))
+        document.setTextWidth(width)
+        return int(document.size().height() + 0.999)
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802
+        margins = self.contentsMargins()
+        return self._text_height(max(1, width - self._inset())) + margins.top() + margins.bottom() + 2 * self.margin()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        plain = QFontMetricsF(self.font())
+        width = int(plain.horizontalAdvance("\u2026" + "m" * 6)) + self._inset()
+        return QSize(width, self.heightForWidth(width))
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        hint = self.minimumSizeHint()
+        return QSize(hint.width(), self.heightForWidth(hint.width()))
+
+    def _show_for(self, width: float) -> None:
+        self.lines = self.layout_for(width)[1]
+        markup = self.markup_for(width)
+        if markup != self.text():
+            self.setText(markup)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._show_for(self.contentsRect().width())
 
 
 def _describe_reason(reason: str) -> str:
@@ -52,11 +231,8 @@ class UrlDialog(ElicitationDialog):
         self.waiting = False
 
         self.body.addWidget(plain_label(translate("UrlDialog", "The server asks you to open this address in your web browser:")))
-        url_box = QPlainTextEdit()
+        url_box = _UrlBox(visible_url(request.url))
         url_box.setObjectName("full-url")
-        url_box.setReadOnly(True)
-        url_box.setPlainText(visible_url(request.url))
-        url_box.setWordWrapMode(QTextOption.WrapMode.WrapAnywhere)
         url_box.setTabChangesFocus(True)
         url_box.setAccessibleName(translate("UrlDialog", "Full address"))
         url_box.setFont(QFont("monospace"))
@@ -71,29 +247,22 @@ class UrlDialog(ElicitationDialog):
             opens.setFont(QFont("monospace"))
             self.body.addWidget(opens)
 
-        self.host_label = QLabel()
-        self.host_label.setObjectName("host")
-        self.host_label.setTextFormat(Qt.TextFormat.RichText)  # our own markup; every piece escaped
-        self.host_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.host_label.setWordWrap(True)
         before, domain, after = analysis.host_parts()
+        self.host_label = _HostLabel(translate("UrlDialog", "Website:"), before, domain, after)
         if analysis.display_host:
-            host_markup = (f"{html.escape(before)}<b><u>{html.escape(domain)}</u></b>{html.escape(after)}")
-            self.host_label.setText('<span style="font-size: large;">' + html.escape(translate("UrlDialog", "Website:"))
-                                    + f" {host_markup}</span>")
             site = analysis.registrable_domain or analysis.display_host
             self.host_label.setAccessibleName(translate("UrlDialog", "Website {host}, which belongs to {site}").format(
                 host=analysis.display_host, site=site))
             self.body.addWidget(self.host_label)
             if analysis.registrable_domain:
                 owner = plain_label(translate("UrlDialog", "This address belongs to the site {site}.").format(
-                    site=analysis.registrable_domain))
+                    site=ltr_isolated(analysis.registrable_domain)))
                 owner.setObjectName("registrable-domain")
                 self.body.addWidget(owner)
             if analysis.unicode_host and analysis.ascii_host and analysis.unicode_host != analysis.ascii_host:
                 forms = plain_label(translate("UrlDialog", "The name contains international characters. Decoded (Unicode) "
                                        "it reads “{unicode}”; its coded form (Punycode) is {punycode}.").format(
-                    unicode=analysis.unicode_host, punycode=analysis.ascii_host))
+                    unicode=ltr_isolated(analysis.unicode_host), punycode=analysis.ascii_host))
                 forms.setObjectName("host-forms")
                 self.body.addWidget(forms)
 
