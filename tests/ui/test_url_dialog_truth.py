@@ -11,7 +11,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QUrl
+import asyncio
+
+from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument, QTextOption
 from PySide6.QtWidgets import QPlainTextEdit
 
@@ -94,11 +96,11 @@ def test_the_full_url_box_shows_every_part_in_the_urls_own_order(aio):
         box = dialog.url_box
         assert reads_left_to_right(box), url
         assert box.toPlainText().replace(LRI, "").replace(PDI, "") == url
-        assert box.document().defaultTextOption().textDirection() == box.layoutDirection().LeftToRight
+        assert box.document().defaultTextOption().textDirection() == Qt.LayoutDirection.LeftToRight
         # The check itself fails on the box as it was (plain text): the Arabic label and the
         # Arabic-Indic digit swap places with the parts after them.
         old = _plain_box(url, box)
-        aio.run_until_complete(__import__("asyncio").sleep(0))
+        aio.run_until_complete(asyncio.sleep(0))
         assert not reads_left_to_right(old), url
         old.close()
         tray.disconnect(channel)
