@@ -51,7 +51,7 @@ def display_line(text: str) -> str:
 def for_display(request: "ElicitationRequest") -> "ElicitationRequest":
     """A copy of ``request`` whose shown strings are made honest: the message and descriptions
     through :func:`display_text`; titles, option titles, the self-reported requester strings and
-    the peer's process name through :func:`display_line`. A blank title falls back to the
+    the peer's strings read from ``/proc`` (name, executable, arguments) through :func:`display_line`. A blank title falls back to the
     property name. Values (what goes back in ``content``) are never touched."""
     from dataclasses import replace
 
@@ -72,5 +72,7 @@ def for_display(request: "ElicitationRequest") -> "ElicitationRequest":
                         server_title=line(request.requester.server_title),
                         server_version=line(request.requester.server_version),
                         client_name=line(request.requester.client_name))
-    peer = replace(request.peer, process_name=line(request.peer.process_name))
+    peer = request.peer
+    peer = replace(peer, process_name=line(peer.process_name), executable=line(peer.executable),
+                   argv=None if peer.argv is None else tuple(display_line(a) for a in peer.argv))
     return replace(request, message=display_text(request.message or ""), form=form, requester=requester, peer=peer)

@@ -9,6 +9,8 @@ even where the wire only has ``cancel`` or an error.
 from __future__ import annotations
 
 import itertools
+import os
+import shlex
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Union
 
@@ -21,7 +23,7 @@ __all__ = [
     "Requester", "Peer", "ElicitationRequest", "ParamsError", "parse_elicit_params",
     "Accepted", "Declined", "Cancelled", "Failed", "Outcome", "outcome_to_result", "MODES",
     "MAX_MESSAGE_CHARS", "MAX_TEXT_CHARS", "MAX_PROPERTIES", "MAX_OPTIONS", "MAX_URL_CHARS",
-    "limit_violations",
+    "limit_violations", "MAX_CMDLINE_BYTES",
 ]
 
 #: Elicitation modes we render (MCP 2025-11-25 ``ElicitRequestParams.mode``).
@@ -40,6 +42,8 @@ MAX_PROPERTIES = 256
 MAX_OPTIONS = 200
 #: Longest ``url`` (URL mode), in characters.
 MAX_URL_CHARS = 8_192
+#: Most bytes of a requesting process's arguments read from ``/proc/<pid>/cmdline``.
+MAX_CMDLINE_BYTES = 4096
 _TEXT_KEYS = frozenset({"title", "description", "const"})
 _OPTION_LISTS = frozenset({"enum", "enumNames", "oneOf", "anyOf"})
 _NAMED_MAPS = frozenset({"properties", "$defs", "definitions"})
@@ -70,18 +74,113 @@ class Requester:
 
 @dataclass(frozen=True)
 class Peer:
-    """The requesting local process, as the OS reports the socket peer (Linux: SO_PEERCRED)."""
+    """The requesting local process, as the OS reports the socket peer (DESIGN.md "UI rules":
+    "executable and pid from the socket peer, not a name the process chose").
+
+    ``pid`` and ``uid`` come from the kernel for the socket (Linux ``SO_PEERCRED``). The rest
+    is read from ``/proc/<pid>`` (:meth:`from_proc`):
+
+    - ``executable``: the file the kernel runs for the process (``/proc/<pid>/exe``), the one
+      part the process cannot choose; ``None`` when the system did not tell (no ``/proc``, a
+      process that made itself non-dumpable, a process already gone).
+    - ``executable_deleted``: that file was deleted or replaced after the process started.
+    - ``argv``: its arguments (``/proc/<pid>/cmdline``), ``argv[0]`` included. The process
+      chooses all of them (``exec -a`` sets ``argv[0]``), so only ``argv[1:]`` is shown, after
+      the executable, as arguments. ``argv_cut``: the list was longer than
+      :data:`MAX_CMDLINE_BYTES` and is cut there.
+    - ``process_name``: the name the process gave itself (``/proc/<pid>/comm``, which
+      ``prctl(PR_SET_NAME)`` sets). Kept for the request log; shown only when the executable is
+      unknown, and then marked as the process's own name.
+
+    Every string is as the OS gave it, undecodable bytes as ``\\xNN``; :attr:`label` and
+    :func:`~elicit_tray.display.for_display` make them one honest line.
+    """
 
     pid: int | None = None
     uid: int | None = None
     process_name: str | None = None
+    executable: str | None = None
+    executable_deleted: bool = False
+    argv: tuple[str, ...] | None = None
+    argv_cut: bool = False
 
     @property
     def label(self) -> str | None:
-        """``"name (pid 123)"``, or ``None`` when the OS told nothing."""
+        """One line naming the process, or ``None`` when the OS told nothing (no pid).
+
+        With the executable: the executable path and ``argv[1:]``, each shell-quoted where it
+        needs it, then the pid, e.g. ``/usr/bin/python3.11 /home/u/agent.py --x (pid 123)``;
+        ``… (pid 123, executable deleted since it started)`` for a deleted file; ``…`` after the
+        arguments when they were cut. Without it, what the process says of itself, so marked:
+        ``agent (pid 123), as the process names itself; its executable is unknown``.
+        Bidi controls, line breaks and invisible characters are shown as ``\\uXXXX``
+        (:func:`~elicit_tray.display.display_line`), so the line cannot be forged.
+        """
+        from .display import display_line
+
         if self.pid is None:
             return None
-        return f"{self.process_name or 'unknown process'} (pid {self.pid})"
+        if self.executable is not None:
+            words = [self.executable, *(self.argv or ())[1:]]
+            command = " ".join(shlex.quote(word) for word in words) + (" …" if self.argv_cut else "")
+            state = ", executable deleted since it started" if self.executable_deleted else ""
+            return display_line(f"{command} (pid {self.pid}{state})")
+        if self.argv:
+            named = " ".join(shlex.quote(word) for word in self.argv) + (" …" if self.argv_cut else "")
+        else:
+            named = shlex.quote(self.process_name) if self.process_name else "unknown process"
+        told = ", as the process names itself" if (self.argv or self.process_name) else ""
+        return display_line(f"{named} (pid {self.pid}){told}; its executable is unknown")
+
+    @classmethod
+    def from_proc(cls, pid: int, uid: int | None, proc: str = "/proc") -> "Peer":
+        """The peer ``pid`` (of user ``uid``) as ``{proc}/{pid}`` describes it (Linux procfs).
+
+        Reads ``exe`` (readlink; the kernel's `` (deleted)`` suffix becomes
+        ``executable_deleted`` unless the file really has that name), ``cmdline`` (NUL-separated,
+        at most :data:`MAX_CMDLINE_BYTES`) and ``comm``. Whatever cannot be read stays ``None``;
+        raises nothing.
+        """
+        base = f"{proc}/{pid}"
+
+        def decode(raw: bytes) -> str:
+            return raw.decode("utf-8", "backslashreplace")
+
+        executable, deleted = None, False
+        try:
+            target = os.readlink(f"{base}/exe".encode())
+        except OSError:
+            pass
+        else:
+            if target.endswith(b" (deleted)"):
+                try:  # a file really named "… (deleted)" is the very file the process runs
+                    named = os.path.samestat(os.stat(f"{base}/exe"), os.stat(target))
+                except OSError:
+                    named = False
+                if not named:
+                    target, deleted = target[: -len(b" (deleted)")], True
+            executable = decode(target)
+        argv, cut = None, False
+        try:
+            with open(f"{base}/cmdline", "rb") as file:
+                raw = file.read(MAX_CMDLINE_BYTES + 1)
+        except OSError:
+            raw = b""
+        if raw:
+            cut = len(raw) > MAX_CMDLINE_BYTES
+            raw = raw[:MAX_CMDLINE_BYTES]
+            parts = raw.split(b"\0")
+            if parts[-1] == b"":
+                parts.pop()
+            argv = tuple(decode(part) for part in parts)
+        name = None
+        try:
+            with open(f"{base}/comm", "rb") as file:
+                name = decode(file.read(64).removesuffix(b"\n")) or None
+        except OSError:
+            pass
+        return cls(pid=pid, uid=uid, process_name=name, executable=executable, executable_deleted=deleted,
+                   argv=argv, argv_cut=cut)
 
 
 @dataclass(frozen=True)

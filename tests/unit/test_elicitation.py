@@ -141,7 +141,11 @@ def test_the_requester_fields_are_parsed() -> None:
                                           client_name="agent", declared_modes=("form",))
     assert request.requester.label == "Weather (weather) 1.2"
     assert request.peer == Peer(pid=42, uid=1000, process_name="python3")
-    assert request.peer.label == "python3 (pid 42)"
+    assert request.peer.label == "python3 (pid 42), as the process names itself; its executable is unknown"
+    assert Peer(pid=42, uid=1000, process_name="python3", executable="/usr/bin/python3.11",
+                argv=("python3", "/home/u/my agent.py", "--x")).label == \
+        "/usr/bin/python3.11 '/home/u/my agent.py' --x (pid 42)"
+    assert Peer(uid=1000).label is None
 
 
 def test_empty_requester_strings_are_treated_as_absent() -> None:

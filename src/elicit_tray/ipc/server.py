@@ -87,26 +87,46 @@ def listen_fds() -> list[int]:
     return fds
 
 
-def peer_of(fd: int) -> Peer:
-    """The peer process of a connected Unix socket ``fd`` (Linux ``SO_PEERCRED``).
+def peer_of(fd: int, proc: str = "/proc") -> Peer:
+    """The peer process of a connected Unix socket ``fd`` (DESIGN.md "UI rules": who asks is the
+    process as the OS reports it).
 
-    Returns an empty :class:`Peer` where the OS does not tell (macOS, Windows) or on error.
+    Linux: pid and uid from ``SO_PEERCRED``; the executable, arguments and self-chosen name from
+    ``{proc}/<pid>`` (:meth:`Peer.from_proc`). Where the kernel gives a pidfd of the peer
+    (``SO_PEERPIDFD``, Linux 6.5+), what ``/proc`` told is kept only if the peer still runs
+    after it was read, so a pid reused after the peer exited cannot lend it another program's
+    identity (then only pid and uid are kept). Returns an empty :class:`Peer` where the OS does
+    not tell (macOS, Windows) or on error; raises nothing.
     """
+    import select  # used only here
+
     if not sys.platform.startswith("linux") or fd < 0:
         return Peer()
+    pidfd = None
     try:
         # A duplicate of Qt's descriptor: closing it leaves Qt's own open.
         with socket.socket(fileno=os.dup(fd)) as dup:
             raw = dup.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+            try:
+                pidfd = dup.getsockopt(socket.SOL_SOCKET, getattr(socket, "SO_PEERPIDFD", 77))
+            except OSError:  # an older kernel
+                pidfd = None
     except OSError:
         return Peer()
     pid, uid, _gid = struct.unpack("3i", raw)
-    name = None
-    try:
-        name = Path(f"/proc/{pid}/comm").read_text(encoding="utf-8").strip() or None
-    except OSError:
-        pass
-    return Peer(pid=pid, uid=uid, process_name=name)
+    if pid <= 0:  # a peer in another pid namespace
+        return Peer(uid=uid)
+    peer = Peer.from_proc(pid, uid, proc)
+    if pidfd is not None:
+        try:
+            exited = bool(select.select([pidfd], [], [], 0)[0])  # a pidfd is readable once its process exits
+        except (OSError, ValueError):
+            exited = False
+        finally:
+            os.close(pidfd)
+        if exited:
+            peer = Peer(pid=pid, uid=uid)
+    return peer
 
 
 def _silence(sock: QLocalSocket) -> None:
