@@ -6,20 +6,38 @@ made visible as ``\\uXXXX`` instead of acting. These are the bidirectional embed
 and isolate controls (``\\u202e`` can show ``gnp.exe`` as ``exe.png``), the C0/C1 control
 characters, and, in one-line text such as a server name, line and paragraph breaks and invisible
 format characters (a name must not forge a second line such as "Verified by elicit-tray").
+
+Values are never changed (what goes back in ``content`` is what the user saw edited), but the
+dialog says when one holds such characters (:func:`invisible_chars`, :func:`describe_char`).
+Long words are given break opportunities for display only (:func:`breakable`), so that a label
+that wraps at spaces never cuts a 300-character word.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .elicitation import ElicitationRequest
 
-__all__ = ["display_text", "display_line", "for_display"]
+__all__ = ["display_text", "display_line", "for_display", "invisible_chars", "describe_char", "breakable",
+           "LONG_RUN", "BREAK_EVERY", "ZWSP"]
 
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _JOINERS = frozenset("\u200c\u200d")  # needed by Persian, Indic scripts and emoji sequences
+# Letters that draw nothing (Hangul fillers, default-ignorable): a blank-looking name or value.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+_CONTROL_NAMES = {"\t": "CHARACTER TABULATION", "\n": "LINE FEED", "\r": "CARRIAGE RETURN"}
+#: The break opportunity :func:`breakable` inserts: ZERO WIDTH SPACE.
+ZWSP = "\u200b"
+#: Runs of more than this many characters without a space get break opportunities.
+LONG_RUN = 20
+#: In such a run, a break opportunity at least every this many characters.
+BREAK_EVERY = 10
+_ESCAPE = re.compile(r"\\(?:u[0-9a-f]{4}|U[0-9a-f]{8}|x[0-9a-f]{2})")
+_SPACE = re.compile(r"\s+")
 
 
 def _escape(ch: str) -> str:
@@ -34,17 +52,85 @@ def display_text(text: str) -> str:
                    else c for c in text)
 
 
+def _hidden(ch: str) -> bool:
+    category = unicodedata.category(ch)
+    return (ch in _BIDI_CONTROLS or category in ("Cc", "Zl", "Zp") or (category == "Cf" and ch not in _JOINERS)
+            or ch in _BLANK_LETTERS)
+
+
 def display_line(text: str) -> str:
-    """One-line server text (server name, version, title, option): like :func:`display_text`,
-    and line breaks, tabs and invisible format characters (other than the joiners ZWJ/ZWNJ)
-    are shown as ``\\uXXXX`` too, so the text stays one honest line."""
-    out = []
+    """One-line server text (server name, version, title, option, a value shown in a notice):
+    like :func:`display_text`, and line breaks, tabs, invisible format characters (other than
+    the joiners ZWJ/ZWNJ) and blank Hangul filler letters are shown as ``\\uXXXX`` too, so the
+    text stays one honest line. Raises nothing for any ``str``."""
+    return "".join(_escape(ch) if _hidden(ch) else ch for ch in text)
+
+
+def invisible_chars(text: str) -> list[str]:
+    """The characters of ``text`` that do not show as themselves in a one-line editor or label
+    (exactly those :func:`display_line` escapes: bidi controls, zero-width and other format
+    characters, control characters, line breaks, Hangul fillers), each once, in order of first
+    appearance; ``[]`` for honest text. Issue 10 §3: ``"\\u200f12 34 56"`` reads ``56 34 12``."""
+    seen: dict[str, None] = {}
     for ch in text:
-        category = unicodedata.category(ch)
-        if ch in _BIDI_CONTROLS or category in ("Cc", "Zl", "Zp") or (category == "Cf" and ch not in _JOINERS):
-            out.append(_escape(ch))
+        if ch not in seen and _hidden(ch):
+            seen[ch] = None
+    return list(seen)
+
+
+def describe_char(ch: str) -> str:
+    """``"U+200F RIGHT-TO-LEFT MARK"``: the code point and its Unicode name (control characters
+    without a name get a common one, or none: ``"U+0007"``)."""
+    name = unicodedata.name(ch, "") or _CONTROL_NAMES.get(ch, "")
+    return f"U+{ord(ch):04X} {name}".rstrip()
+
+
+def _may_break_before(text: str, i: int) -> bool:
+    """Whether a break between ``text[i-1]`` and ``text[i]`` keeps every character whole: not
+    before a combining mark, joiner, variation selector, emoji modifier or Hangul vowel/final
+    jamo; not after a joiner or a mnemonic ``&``; not inside a regional-indicator pair."""
+    before, ch = text[i - 1], text[i]
+    if before in _JOINERS or before == "&" or ch in _JOINERS:
+        return False
+    if unicodedata.category(ch).startswith("M") or "\U0001f3fb" <= ch <= "\U0001f3ff":
+        return False
+    if "\u1160" <= ch <= "\u11ff" or "\ud7b0" <= ch <= "\ud7ff":
+        return False
+    return not ("\U0001f1e6" <= before <= "\U0001f1ff" and "\U0001f1e6" <= ch <= "\U0001f1ff")
+
+
+def breakable(text: str) -> str:
+    """``text`` with a ZERO WIDTH SPACE (:data:`ZWSP`) about every :data:`BREAK_EVERY`
+    characters inside each run of more than :data:`LONG_RUN` characters without a space, so
+    that word wrapping (which breaks only between words) can break a 300-character word too.
+
+    For display only (DESIGN.md "UI rules": "Long text wraps ...; nothing is cut off"): values
+    never pass through here. Never splits a ``\\uXXXX`` escape from :func:`display_line`, a
+    combining sequence, an emoji sequence or a mnemonic ``&x``. Returns ``text`` itself when no
+    run is that long; raises nothing for any ``str``.
+    """
+    if len(text) <= LONG_RUN:
+        return text
+    out: list[str] = []
+    position = 0
+    for space in [*_SPACE.finditer(text), None]:
+        end = space.start() if space is not None else len(text)
+        word = text[position:end]
+        if len(word) > LONG_RUN:
+            inside = {i for m in _ESCAPE.finditer(word) for i in range(m.start() + 1, m.end())}
+            last = 0
+            for i, ch in enumerate(word):
+                if ch == ZWSP:
+                    last = i + 1
+                elif i - last >= BREAK_EVERY and i not in inside and _may_break_before(word, i):
+                    out.append(ZWSP)
+                    last = i
+                out.append(ch)
         else:
-            out.append(ch)
+            out.append(word)
+        if space is not None:
+            out.append(space.group())
+            position = space.end()
     return "".join(out)
 
 

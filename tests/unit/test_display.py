@@ -31,3 +31,35 @@ def test_scripts_that_need_joiners_and_rtl_text_are_unchanged():
 def test_the_result_never_holds_a_bidi_control_or_a_line_break(text):
     shown = display_line(text)
     assert not any(c in shown for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\n\r\u2028\u2029")
+
+
+def test_invisible_characters_of_a_value_are_listed_once_in_order_and_named():
+    from elicit_tray.display import describe_char, invisible_chars
+
+    assert invisible_chars("\u200f12 34 56") == ["\u200f"]
+    assert invisible_chars("a\u200bb\u202e\u200b\n\u3164") == ["\u200b", "\u202e", "\n", "\u3164"]
+    assert invisible_chars("می\u200cخواهم 👩\u200d💻 Bücher") == []
+    assert [describe_char(c) for c in "\u200f\n\x07\u3164"] == [
+        "U+200F RIGHT-TO-LEFT MARK", "U+000A LINE FEED", "U+0007", "U+3164 HANGUL FILLER"]
+    assert display_line("\u3164\u3164") == "\\u3164\\u3164"  # a name of fillers does not look blank
+
+
+def test_long_runs_get_a_break_opportunity_every_ten_characters_and_short_text_is_untouched():
+    from elicit_tray.display import breakable
+
+    assert breakable("a" * 20) == "a" * 20
+    assert breakable("a" * 25) == "a" * 10 + "\u200b" + "a" * 10 + "\u200b" + "aaaaa"
+    assert breakable("short words " + "b" * 21 + " end") == "short words " + "b" * 10 + "\u200b" + "b" * 10 + \
+        "\u200bb end"
+    assert breakable("x" * 9 + "\\u202e" + "y" * 10) == "x" * 9 + "\\u202e\u200b" + "y" * 10  # not inside \\u202e
+    assert breakable("e\u0301" * 12) == "e\u0301" * 5 + "\u200b" + "e\u0301" * 5 + "\u200b" + "e\u0301" * 2
+    assert breakable("&" * 22) == "&" * 22  # never between a mnemonic & and its letter
+
+
+@given(st.text())
+def test_break_opportunities_are_the_only_change(text):
+    from elicit_tray.display import breakable
+
+    shown = breakable(text)
+    assert shown.replace("\u200b", "") == text.replace("\u200b", "")
+    assert shown == text or len(text) > 20

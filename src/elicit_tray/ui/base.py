@@ -43,8 +43,11 @@ PREFERRED_WIDTH = 540
 
 
 def plain_label(text: str, *, selectable: bool = True, bold: bool = False) -> QLabel:
-    """A label that shows ``text`` as plain text (never rich text, never a link), wrapped."""
-    label = QLabel()
+    """A label that shows ``text`` as plain text (never rich text, never a link), wrapped, long
+    words included (a :class:`~elicit_tray.ui.widgets.WrappingLabel`: ``text()`` is ``text``)."""
+    from .widgets import WrappingLabel
+
+    label = WrappingLabel()
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setText(text)
     label.setWordWrap(True)

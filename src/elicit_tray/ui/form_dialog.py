@@ -21,7 +21,7 @@ from ..schema import FieldSpec, build_content, check_value, describe_constraints
 from .base import ARM_DELAY_MS, ElicitationDialog, announce, plain_label, warning_label
 from .i18n import translate, translated
 from .style import error_css
-from .widgets import FieldWidget, WidgetRegistry, assign_mnemonics, mnemonic_letter, registry
+from .widgets import FieldWidget, WidgetRegistry, WrappingLabel, assign_mnemonics, mnemonic_letter, registry
 
 __all__ = ["FormDialog", "FIRST_ROWS", "LATER_ROWS"]
 
@@ -42,6 +42,12 @@ def sentences(*parts: str | None) -> str:
     return " ".join(out)
 
 
+def _spoken(description: str, notice: str, error: str) -> str:
+    """A field's accessible description: its description and constraints, the invisible-character
+    notice (as shown: nothing is appended to the value it ends with), and its current error."""
+    return " ".join(filter(None, (description, notice, sentences(error))))
+
+
 class _Row:
     """One field: its adapter, label, description and error label, and its error state."""
 
@@ -50,6 +56,8 @@ class _Row:
         self.label = label
         self.error = error
         self.description = description
+        self.spoken = description  # the accessible description now: description, notice, error
+        self.notice_shown = bool(adapter.notice_text)
         self.revealed = False  # errors are shown after the field was left or a submit attempt
 
     @property
@@ -150,6 +158,11 @@ class FormDialog(ElicitationDialog):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(2)
         column.addWidget(adapter.widget)
+        if adapter.notice is not None:  # invisible characters in the value, named (issue 10 §3)
+            adapter.notice.setObjectName(f"field-{spec.name}-invisible")
+            adapter.notice.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+            column.addWidget(adapter.notice)
+            adapter.notice.setVisible(bool(adapter.notice_text))
         shown_hint = sentences(spec.description, translated(describe_constraints(replace(spec, required=False))))
         if shown_hint:
             hint = plain_label(shown_hint, selectable=False)  # cheaper layout; readers get the description
@@ -167,8 +180,7 @@ class FormDialog(ElicitationDialog):
             else:
                 form.addRow(QLabel(), cell)
         else:
-            label = QLabel(label_text + (" *" if spec.required else ""))
-            label.setTextFormat(Qt.TextFormat.PlainText)
+            label = WrappingLabel(label_text + (" *" if spec.required else ""))  # long words wrap too
             label.setObjectName(f"field-{spec.name}-label")
             label.setBuddy(adapter.focus_target)
             label.setWordWrap(self._long_titles)
@@ -179,8 +191,9 @@ class FormDialog(ElicitationDialog):
         row = _Row(adapter, label, error, description)
         for named in adapter.controls if adapter.single_control else [adapter.widget]:
             named.setAccessibleName(spec.title)
+        row.spoken = _spoken(description, adapter.notice_text, "")
         for widget in row.described():
-            widget.setAccessibleDescription(description)
+            widget.setAccessibleDescription(row.spoken)
         adapter.changed.connect(self._validate)
         return row
 
@@ -215,15 +228,21 @@ class FormDialog(ElicitationDialog):
             if problem:
                 invalid.append(row)
             shown = translated(problem) if (problem and row.revealed) else ""
-            if row.error.text() != shown:
+            if row.error.text() != (("⚠ " + shown) if shown else ""):
                 row.error.setText(("⚠ " + shown) if shown else "")
                 if shown and row.error.isHidden():
                     grew = True
                     row.error.setStyleSheet(error_css(self.palette()))  # styled when first shown
                 row.error.setVisible(bool(shown))
-                description = sentences(row.description, shown)
+            notice = row.adapter.notice_text
+            if bool(notice) != row.notice_shown:
+                row.notice_shown = bool(notice)
+                grew = grew or bool(notice)
+            spoken = _spoken(row.description, notice, shown)
+            if spoken != row.spoken:
+                row.spoken = spoken
                 for widget in row.described():
-                    widget.setAccessibleDescription(description)
+                    widget.setAccessibleDescription(spoken)
         self._invalid = invalid
         self.refresh()
         if grew:

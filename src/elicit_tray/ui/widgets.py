@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QDateTimeEdit,
     QGroupBox,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QRadioButton,
     QToolButton,
@@ -31,10 +32,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..display import breakable, describe_char, display_line, invisible_chars
 from ..schema import FieldKind, FieldSpec, coerce_number
 from .i18n import translate
 
-__all__ = ["FieldWidget", "WidgetRegistry", "registry", "RADIO_MAX_OPTIONS", "escape_mnemonic"]
+__all__ = ["FieldWidget", "WidgetRegistry", "registry", "RADIO_MAX_OPTIONS", "escape_mnemonic", "WrappingLabel",
+           "invisible_notice"]
 
 #: A required single-select with at most this many options is a radio group, else a combo box.
 RADIO_MAX_OPTIONS = 4
@@ -78,6 +81,48 @@ def assign_mnemonics(titles: list[str], reserved: str = "") -> list[str]:
     return out
 
 
+class WrappingLabel(QLabel):
+    """A plain-text, word-wrapped label whose long words wrap too (DESIGN.md "UI rules": long
+    text wraps, nothing is cut off).
+
+    Qt breaks lines only between words; this label hands Qt
+    :func:`~elicit_tray.display.breakable` text (zero-width spaces inside runs longer than
+    :data:`~elicit_tray.display.LONG_RUN` characters), while :meth:`text` returns the text as
+    set, for the program and its tests. Copying a selection keeps the zero-width spaces.
+    """
+
+    def __init__(self, text: str = "", parent: QWidget | None = None):
+        super().__init__(parent)
+        self._text = ""
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(True)
+        self.setText(text)
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        """Show ``text`` (with break opportunities in its long words)."""
+        self._text = text
+        super().setText(breakable(text))
+
+    def text(self) -> str:
+        """The text as set, without the break opportunities."""
+        return self._text
+
+    def clear(self) -> None:
+        self.setText("")
+
+
+def invisible_notice(text: str) -> str:
+    """What a field shows under a value holding characters that do not show as themselves
+    (issue 10 §3: an invisible U+200F makes ``"\u200f12 34 56"`` read ``56 34 12``): their
+    names and the value with them written out, e.g. ``Invisible characters in this value:
+    U+200F RIGHT-TO-LEFT MARK. It is exactly: \\u200f12 34 56``; ``""`` for honest text."""
+    found = invisible_chars(text)
+    if not found:
+        return ""
+    return translate("Widgets", "Invisible characters in this value: {names}. It is exactly: {value}").format(
+        names=", ".join(describe_char(c) for c in found), value=display_line(text))
+
+
 class FieldWidget(QObject):
     """Adapter base: ``widget`` goes into the form row; ``focus_target`` takes focus first.
 
@@ -98,6 +143,10 @@ class FieldWidget(QObject):
         self.widget: QWidget
         self.focus_target: QWidget
         self.controls: list[QWidget] = []
+        #: A label the form shows under ``widget`` (hidden while ``notice_text`` is empty).
+        self.notice: QLabel | None = None
+        #: What ``notice`` says now (:func:`invisible_notice`); part of the accessible description.
+        self.notice_text = ""
 
     def value(self) -> tuple[Any, str | None]:
         """``(content value or None, parse error or None)``."""
@@ -120,7 +169,12 @@ class FieldWidget(QObject):
 
 
 class TextField(FieldWidget):
-    """A ``QLineEdit`` for plain, email and uri strings. Empty text means "not given"."""
+    """A ``QLineEdit`` for plain, email and uri strings. Empty text means "not given".
+
+    Bidi controls and invisible characters in the text are kept exactly (the value goes back as
+    typed or as the default was sent) and named under the field in ``notice``
+    (:func:`invisible_notice`), kept current on every edit, before ``changed`` fires.
+    """
 
     clear_button = True
 
@@ -134,10 +188,23 @@ class TextField(FieldWidget):
         elif spec.format == "uri":
             edit.setInputMethodHints(Qt.InputMethodHint.ImhUrlCharactersOnly)
             edit.setPlaceholderText("https://")
+        self.notice = WrappingLabel()
+        self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.notice.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.notice.hide()
+        edit.textChanged.connect(self._update_notice)
         edit.textChanged.connect(self.changed)
         self.widget = self.focus_target = edit
         self.controls = [edit]
         self.edit = edit
+
+    def _update_notice(self, text: str) -> None:
+        self.notice_text = invisible_notice(text)
+        assert self.notice is not None
+        if self.notice.text() != self.notice_text:
+            self.notice.setText(self.notice_text)
+        if self.notice.parentWidget() is not None:  # placed in a form (never a window of its own)
+            self.notice.setVisible(bool(self.notice_text))
 
     def value(self) -> tuple[Any, str | None]:
         text = self.edit.text()
