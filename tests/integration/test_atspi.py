@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.tray_process import short_tmpdir
+from tests.integration.xwindows import Windows, window_manager
 
 HERE = Path(__file__).resolve().parent
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -48,9 +49,13 @@ FORM = {"message": "Book the trip?", "_meta": {"elicit-tray/requester": {"server
             "required": ["name", "seats", "cabin"]}}
 
 
+windows = Windows()
+
 @pytest.fixture(scope="module")
 def bus():
-    """A private D-Bus session with the accessibility bus, and the tray app on it (xcb)."""
+    """A private D-Bus session with the accessibility bus, and the tray app on it (xcb, under a
+    window manager)."""
+    window_manager()
     workdir = short_tmpdir()
     daemon = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -101,6 +106,7 @@ def _open(sock: Path, params: dict) -> socket.socket:
     conn.connect(str(sock))
     conn.sendall(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": params}).encode()
                  + b"\n")
+    windows.activate_new()  # the user goes to it (it waits to be chosen when the user was typing)
     return conn
 
 
@@ -109,11 +115,11 @@ def test_a_screen_reader_reads_every_field_its_constraints_and_after_a_failed_su
     conn = _open(sock, FORM)
     try:
         nodes = _tree(env, lambda ns: any(n["name"] == "Traveller" and n["role"] == "text" for n in ns))
-        assert _one(nodes, role="dialog")["name"] == "travel asks — elicit-tray"
+        assert _one(nodes, role="dialog")["name"] == "travel: Book the trip? — elicit-tray"
         assert _one(nodes, role="label", name="Book the trip?")["description"] == "Message from the server"
         assert _one(nodes, role="label", name="travel")["description"] == "Requesting server"
         assert _one(nodes, role="label", description="Requesting program")["name"].startswith(
-            "Asked by the local program python")
+            f"Asked by the local program {os.path.realpath(sys.executable)} ")
         expected = {
             ("text", "Traveller"): "As in the passport. Required. At least 2 characters.",
             ("text", "Email"): "An email address.",

@@ -29,7 +29,7 @@ def tray():
         yield sock
 
 
-windows = Windows("deployer asks")
+windows = Windows("deployer: Deploy")  # a regular expression for xdotool
 
 
 def _ask(sock: Path, keys: list[str]) -> dict:

@@ -1,8 +1,10 @@
 """Helpers for the real-window tests under X (Xvfb from scripts/test.sh): the tray app on the
-xcb platform, and new dialog windows found through xdotool."""
+xcb platform under a real window manager (openbox), and new dialog windows found through
+xdotool."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
@@ -20,12 +22,43 @@ needs_x = pytest.mark.skipif(not os.environ.get("DISPLAY") or not shutil.which("
                              reason="needs an X display and xdotool (scripts/test.sh starts Xvfb)")
 
 
+_window_manager: subprocess.Popen[bytes] | None = None
+
+
+def _has_window_manager() -> bool:
+    found = subprocess.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], capture_output=True, text=True,
+                           timeout=10).stdout
+    return "window id" in found
+
+
+def window_manager() -> None:
+    """Make sure a real window manager runs on $DISPLAY (openbox, started once for the test
+    session when none runs), so that focus, stacking and activation behave as on a desktop."""
+    global _window_manager
+    if _window_manager is not None and _window_manager.poll() is None:
+        return
+    if shutil.which("xprop") and _has_window_manager():
+        return
+    if not shutil.which("openbox"):
+        pytest.fail("openbox is missing: scripts/setup.sh installs it")
+    _window_manager = subprocess.Popen(["openbox", "--sm-disable"], stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL)
+    atexit.register(_window_manager.terminate)
+    deadline = time.monotonic() + 30
+    while not _has_window_manager():
+        if time.monotonic() > deadline or _window_manager.poll() is not None:
+            raise AssertionError("openbox did not start")
+        time.sleep(0.02)  # bounded poll of the X server for the window manager's check window
+
+
 @contextmanager
-def xcb_tray(**env: str) -> Iterator[Path]:
-    """A tray app showing real X windows (arming off, so keys act at once); yields its socket.
-    It must exit with 0 on SIGTERM."""
+def xcb_tray(*extra_args: str, **env: str) -> Iterator[Path]:
+    """A tray app showing real X windows under a window manager (arming off unless
+    ``extra_args`` set ``--arm-delay-ms``, so keys act at once); yields its socket. It must exit
+    with 0 on SIGTERM."""
+    window_manager()
     workdir = short_tmpdir()
-    tray = TrayProcess(workdir / "socket", None, workdir=workdir, extra_args=("--arm-delay-ms", "0"),
+    tray = TrayProcess(workdir / "socket", None, workdir=workdir, extra_args=extra_args or ("--arm-delay-ms", "0"),
                        env={"QT_QPA_PLATFORM": "xcb", **env}).start()
     try:
         yield tray.sock
@@ -36,7 +69,7 @@ def xcb_tray(**env: str) -> Iterator[Path]:
 class Windows:
     """Finds the dialog window that has just been mapped, never one seen before."""
 
-    def __init__(self, title_part: str = "asks — elicit-tray"):
+    def __init__(self, title_part: str = "— elicit-tray"):
         self.title_part = title_part
         self.seen: set[str] = set()
 

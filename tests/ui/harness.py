@@ -85,8 +85,14 @@ class Tray:
         return self.loop.run_until_complete(asyncio.wait_for(awaitable, TIMEOUT_S))
 
     def dialog(self) -> ElicitationDialog:
-        """The next dialog shown, once it is armed."""
+        """The next dialog shown, once the user has gone to it (activated) and it is armed."""
         dialog = self.run(self.shown.get())
+        return self.arm(dialog)
+
+    def arm(self, dialog: ElicitationDialog) -> ElicitationDialog:
+        """Activate ``dialog`` (the user goes to it) and wait until it is armed."""
+        if not dialog.isActiveWindow():
+            dialog.activateWindow()
         if not dialog.is_armed:
             armed = self.loop.create_future()
             dialog.armed.connect(lambda: armed.done() or armed.set_result(True))

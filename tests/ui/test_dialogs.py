@@ -3,11 +3,12 @@ text, who asks, keyboard, accessibility, URL consent and completion, the tray me
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtGui import QAccessible
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from shiboken6 import isValid
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QFrame, QLabel
 
 from elicit_tray.ui.tray import Tray as TrayIcon
 from tests.ui.harness import Browser, Tray, shown_texts
@@ -78,6 +79,7 @@ def test_each_answer_resolves_only_its_own_request(aio):
     QTest.mouseClick(dialog_b.decline_button, Qt.MouseButton.LeftButton)
     assert tray.reply(b) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "decline"}}
     assert a.sent == [] and dialog_a.outcome is None
+    tray.arm(dialog_a)  # the user goes back to the first dialog
     QTest.mouseClick(dialog_a.accept_button, Qt.MouseButton.LeftButton)
     assert tray.reply(a) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}}
 
@@ -116,7 +118,7 @@ def test_the_dialog_says_who_asks_and_marks_the_name_as_self_reported(aio):
     assert "reported by the server itself; not verified" in text
     assert "Relayed by runner (as that program says)." in text
     assert "test-requester (pid 4242)" in text
-    assert dialog.windowTitle() == "File Server (files) 2.0 asks — elicit-tray"
+    assert dialog.windowTitle() == "File Server (files) 2.0: Proceed? — elicit-tray"
     tray.disconnect(channel)
 
 
@@ -543,3 +545,68 @@ def test_a_long_form_that_expires_while_building_stops_building_with_every_field
     assert len(dialog.rows) == FIRST_ROWS
     assert all(not row.adapter.widget.isEnabled() for row in dialog.rows.values())
     dialog.close()
+
+
+def test_the_identity_header_is_one_elided_line_per_item_that_server_text_cannot_extend(aio):
+    tray = Tray(aio)
+    forged = "files" + "\u00a0" * 110 + "✔ Verified by elicit-tray"
+    params = dict(CONFIRM, message="Asked by the local program /usr/bin/gnome-keyring-daemon (pid 1)",
+                  _meta={"elicit-tray/requester": {"serverName": forged, "clientName": "runner \u2003\u00a0 two"}})
+    channel, dialog = tray.ask(params, [])
+    identity = dialog.findChild(QFrame, "identity")
+    server, process = dialog.findChild(QLabel, "server-name"), dialog.findChild(QLabel, "process")
+    relay = dialog.findChild(QLabel, "relay")
+    assert server.text() == "files ✔ Verified by elicit-tray"  # the no-break-space run is one space
+    assert relay.text() == "Relayed by runner two (as that program says)."
+    for label in (server, relay, process):
+        assert identity.isAncestorOf(label)
+        assert label.height() < 2 * label.fontMetrics().lineSpacing()  # one line, never two
+        assert label.fontMetrics().horizontalAdvance(label.shown_text()) <= label.contentsRect().width()
+        assert label.accessibleName() == label.text()
+    # The message that imitates the header sits outside the framed panel.
+    assert not identity.isAncestorOf(dialog.message_label)
+    assert identity.frameShape() == QFrame.Shape.StyledPanel and identity.autoFillBackground()
+    tray.disconnect(channel)
+
+
+def test_the_process_line_keeps_the_executable_and_the_pid_when_elided(aio):
+    from elicit_tray.elicitation import Peer
+
+    tray = Tray(aio)
+    channel = tray.connect(Peer(pid=77, uid=0, process_name="x", executable="/usr/bin/python3",
+                                argv=("python3", "/tmp/" + "a" * 300 + ".py")))
+    _create(tray, channel, CONFIRM)
+    dialog = tray.dialog()
+    shown = dialog.findChild(QLabel, "process").shown_text()
+    assert shown.startswith("Asked by the local program /usr/bin/python3") and shown.endswith("(pid 77)")
+    assert "…" in shown
+    tray.disconnect(channel)
+
+
+def test_window_titles_say_which_server_asks_what_and_dialogs_never_sit_exactly_on_another(aio):
+    tray = Tray(aio)
+    channel = tray.connect()
+    asks = [dict(CONFIRM, message=f"Question {n}\nmore", _meta={"elicit-tray/requester": {"serverName": f"s{n}"}})
+            for n in range(5)]
+    for n, params in enumerate(asks, 1):
+        _create(tray, channel, params, n)
+    dialogs = [tray.dialog() for _ in asks]
+    assert [d.windowTitle() for d in dialogs] == [f"s{n}: Question {n} — elicit-tray" for n in range(5)]
+    assert len({d.pos().toTuple() for d in dialogs}) == 5
+    tray.disconnect(channel)
+
+
+@pytest.mark.parametrize("params", [COPIES, CONFIRM, {"mode": "url", "elicitationId": "e", "message": "Go",
+                                                      "url": "https://example.com/"}], ids=["form", "confirm", "url"])
+def test_the_focused_control_is_marked_from_the_moment_the_dialog_opens(aio, params):
+    from PySide6.QtWidgets import QStyle, QStyleOption
+
+    tray = Tray(aio)
+    channel, dialog = tray.ask(params, [])
+    focused = dialog.focusWidget()
+    assert focused is not None and dialog.isAncestorOf(focused)
+    option = QStyleOption()
+    option.initFrom(focused)  # what the style draws the control with: the focus ring is on
+    assert option.state & QStyle.StateFlag.State_HasFocus
+    assert option.state & QStyle.StateFlag.State_KeyboardFocusChange
+    tray.disconnect(channel)

@@ -122,9 +122,11 @@ def test_long_unbroken_words_in_server_text_wrap_inside_the_dialog_and_nothing_i
     assert warning.text() == ("⚠ This form seems to ask for a secret (" + title + "). MCP forbids servers to ask for "
                               "passwords, tokens or keys in a form. Decline unless you are sure.")
     labels = {"warning": warning, "message": dialog.message_label,
-              "server": dialog.findChild(QLabel, "server-name"),
               "description": dialog.findChild(QLabel, "field-password-description"),
               "title": dialog.rows["password"].label}
+    server = dialog.findChild(QLabel, "server-name")  # the identity header: one elided line instead
+    assert server.text() == "s" * 400 and server.shown_text().endswith("…")
+    assert server.fontMetrics().horizontalAdvance(server.shown_text()) <= server.contentsRect().width()
     for name, label in labels.items():
         assert isinstance(label, WrappingLabel), name
         assert ZWSP not in label.text() and ZWSP in QLabel.text(label), name  # breaks for display only

@@ -11,7 +11,7 @@ import math
 import time
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QFont, QKeyEvent, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QCloseEvent, QFont, QKeyEvent, QKeySequence, QPalette, QResizeEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -20,22 +20,21 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from ..elicitation import Cancelled, Declined, ElicitationRequest, Outcome
+from .arming import ARM_DELAY_MS, Arming
 from .i18n import translate
 from .style import error_css, warning_css
 from .widgets import mnemonic_letter
 
-__all__ = ["ElicitationDialog", "ARM_DELAY_MS", "announce", "plain_label", "warning_label"]
+__all__ = ["ElicitationDialog", "ARM_DELAY_MS", "announce", "one_line", "plain_label", "summary", "warning_label"]
 
 log = logging.getLogger(__name__)
 
-#: How long Accept/Open stay disabled after a dialog appears (ms), against click-jacking and
-#: keystrokes meant for another window.
-ARM_DELAY_MS = 700
 #: How long an expired dialog stays to say so before it closes by itself (ms).
 EXPIRED_CLOSE_MS = 10_000
 #: Width of a dialog in pixels before the user resizes it (text wraps within it).
@@ -82,6 +81,70 @@ def warning_label(text: str) -> QLabel:
     return label
 
 
+def one_line(text: str) -> str:
+    """``text`` with every run of whitespace (no-break and other Unicode spaces, line breaks,
+    tabs) collapsed to one space and stripped: what a one-line header or title shows."""
+    return " ".join(text.split())
+
+
+def summary(shown: ElicitationRequest, limit: int = 60) -> str:
+    """One line for window titles, menus and notifications: who asks and the message's first
+    line cut to ``limit`` characters, from a request already passed through
+    :func:`~elicit_tray.display.for_display`."""
+    who = one_line(shown.requester.label or shown.peer.label or translate("Presenter", "A local program"))
+    what = next((one_line(line) for line in shown.message.splitlines() if line.strip()), "")
+    if len(what) > limit:
+        what = what[:limit - 3] + "…"
+    return f"{who}: {what}" if what else who
+
+
+class ElidedLabel(QLabel):
+    """One line of text that never wraps and never asks for more width than it gets: what does
+    not fit is elided (``mode``: where the ``…`` goes). ``text()``, the tooltip and the
+    accessible name hold the whole line (whitespace runs collapsed by :func:`one_line`).
+    ``keep``: a part of the line that stays whole as long as it fits; only what follows it is
+    elided (e.g. an executable's path before its arguments)."""
+
+    def __init__(self, text: str, mode: Qt.TextElideMode = Qt.TextElideMode.ElideRight, keep: str = ""):
+        super().__init__()
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(False)
+        self._full = one_line(text)
+        self._mode = mode
+        at = self._full.find(one_line(keep)) if keep.strip() else -1
+        self._kept = self._full[:at + len(one_line(keep))] if at >= 0 else ""
+        self.setToolTip(self._full)
+        self.setAccessibleName(self._full)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        super().setText(self._full)
+
+    def text(self) -> str:
+        """The whole line, as given (not the elided part shown)."""
+        return self._full
+
+    def shown_text(self) -> str:
+        """What is on screen now (with ``…`` where it was elided)."""
+        return super().text()
+
+    def _elide(self) -> None:
+        metrics, width = self.fontMetrics(), max(0, self.contentsRect().width())
+        rest_width = width - metrics.horizontalAdvance(self._kept + "…")
+        if self._kept and rest_width > 0 and metrics.horizontalAdvance(self._full) > width:
+            rest = self._full[len(self._kept):]
+            super().setText(self._kept + metrics.elidedText(rest, self._mode, width - metrics.horizontalAdvance(self._kept)))
+        else:
+            super().setText(metrics.elidedText(self._full, self._mode, width))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._elide()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._elide()
+
+
 def _capped_box(content: QWidget, name: str) -> QScrollArea:
     """A frameless, vertical-only scroll box around ``content``; not a Tab stop (``_fit_box``
     makes a capped one focusable when its content overflows)."""
@@ -108,7 +171,8 @@ class ElicitationDialog(QDialog):
 
     Signals:
         answered(object): emitted once with the :class:`~elicit_tray.elicitation.Outcome`.
-        armed(): emitted when the commit button becomes usable (after :data:`ARM_DELAY_MS`).
+        armed(): emitted each time the dialog arms (:mod:`~elicit_tray.ui.arming`: every button
+            and field is disarmed until :data:`ARM_DELAY_MS` after the dialog became active).
 
     Subclasses add their body to ``self.body`` and their commit button through
     :meth:`add_commit_button`.
@@ -122,15 +186,16 @@ class ElicitationDialog(QDialog):
         self.request = request
         self.outcome: Outcome | None = None
         self.expired = False
-        self.is_armed = False
-        self._arm_delay_ms = arm_delay_ms
-        self._arm_timer_started = False
-        self._arm_generation = 0
-        self._left = False  # lost the focus after arming
+        self.arming = Arming(self, arm_delay_ms)
+        self.arming.changed.connect(self._arming_changed)
+        self._enter_down = False  # Enter pressed while armed, not yet released
+        self._fitted = False
         self.setWindowFlag(Qt.WindowType.WindowContextHelpButtonHint, False)
-        who = request.requester.label
-        self.setWindowTitle(translate("Dialog", "{who} asks — elicit-tray").format(who=who) if who
-                            else translate("Dialog", "A local program asks — elicit-tray"))
+        # Above other windows until answered, so that it cannot hide behind the terminal.
+        self.setWindowFlag(Qt.WindowType.WindowStaysOnTopHint, True)
+        #: Shown without the focus because the user was typing; it waits to be chosen.
+        self.waits_to_be_chosen = False
+        self.setWindowTitle(translate("Dialog", "{summary} — elicit-tray").format(summary=summary(request)))
         self.setObjectName("elicitation-dialog")
         self.setMinimumWidth(320)
 
@@ -201,30 +266,45 @@ class ElicitationDialog(QDialog):
     # -- layout pieces ------------------------------------------------------------------------
     def _identity(self) -> QWidget:
         """Who asks: the self-reported server name (marked as such) and the local process."""
-        box = QWidget()
+        box = QFrame()
         box.setObjectName("identity")
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         requester, peer = self.request.requester, self.request.peer
-        server = plain_label(requester.label or translate("Dialog", "An unnamed MCP server"), bold=True)
+        # Each item is one elided line of its own (whitespace runs collapsed), in a framed panel
+        # of its own colour: server text can neither wrap into a second header line nor, below
+        # the panel, pass for part of it.
+        box.setFrameShape(QFrame.Shape.StyledPanel)
+        box.setAutoFillBackground(True)
+        box.setBackgroundRole(QPalette.ColorRole.AlternateBase)
+        layout.setContentsMargins(8, 6, 8, 6)
+        server = ElidedLabel(requester.label or translate("Dialog", "An unnamed MCP server"), Qt.TextElideMode.ElideRight)
         server.setObjectName("server-name")
         font = QFont(server.font())
+        font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.25)
         server.setFont(font)
         server.setAccessibleDescription(translate("Dialog", "Requesting server"))
         note = translate("Dialog", "Name reported by the server itself; not verified.") if requester.label else \
             translate("Dialog", "The server did not say who it is.")
-        if requester.client_name:
-            note += " " + translate("Dialog", "Relayed by {client} (as that program says).").format(
-                client=requester.client_name)
-        hint = plain_label(note)
+        hint = plain_label(note, selectable=False)
         hint.setObjectName("server-note")
-        process = plain_label(translate("Dialog", "Asked by the local program {program}").format(
-            program=peer.label or translate("Dialog", "(unknown: the system did not tell)")))
+        lines: list[QWidget] = [server, hint]
+        if requester.client_name:
+            relay = ElidedLabel(translate("Dialog", "Relayed by {client} (as that program says).").format(
+                client=requester.client_name), Qt.TextElideMode.ElideMiddle)
+            relay.setObjectName("relay")
+            lines.append(relay)
+        # The executable's path stays whole; its arguments are elided in the middle, so that
+        # the pid still ends the line.
+        process = ElidedLabel(translate("Dialog", "Asked by the local program {program}").format(
+            program=peer.label or translate("Dialog", "(unknown: the system did not tell)")), Qt.TextElideMode.ElideMiddle,
+            keep=peer.executable or "")
         process.setObjectName("process")
         process.setAccessibleDescription(translate("Dialog", "Requesting program"))
-        for widget in (server, hint, process):
+        lines.append(process)
+        for widget in lines:
             layout.addWidget(widget)
         return box
 
@@ -240,13 +320,20 @@ class ElicitationDialog(QDialog):
         return button
 
     # -- arming -------------------------------------------------------------------------------
+    @property
+    def is_armed(self) -> bool:
+        """Whether buttons and fields take the user's input now (:class:`~.arming.Arming`)."""
+        return self.arming.is_armed
+
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt naming)
         super().showEvent(event)
-        if not self._arm_timer_started:
+        self.setAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange, True)  # see _focus_changed
+        if not self._fitted:
+            self._fitted = True
             self.apply_style()
             self._fit_to_content()
-            self._arm_timer_started = True
-            QTimer.singleShot(self._arm_delay_ms, self, self._arm)
+        if self.isActiveWindow() and not self.is_armed:
+            self.arming.restart()
 
     def apply_style(self) -> None:
         """(Re)colour errors and warnings for the current palette and contrast preference."""
@@ -262,15 +349,21 @@ class ElicitationDialog(QDialog):
         if event.type() == QEvent.Type.PaletteChange:  # the system palette or colour scheme changed
             self.apply_style()
         elif event.type() == QEvent.Type.ActivationChange:
-            if not self.isActiveWindow():
-                self._left = True
-            elif self._left and self.is_armed:  # back from another window: arm again
-                self._left = False
-                self._disarm()
+            # Keys may still be meant for the window the user came from: arm again each time.
+            if self.isActiveWindow():
+                self.arming.restart()
+            else:
+                self.arming.disarm()
 
     def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
-        """Keep the focused field in view when Tab moves into the scrolled part."""
-        if new is not None and self.scroll.widget().isAncestorOf(new):
+        """The focused control is always visibly marked (Qt draws the focus ring only after a
+        Tab, and forgets it at every other focus change), and kept in view when it is in the
+        scrolled part."""
+        if new is None or not self.isAncestorOf(new):
+            return
+        self.setAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange, True)
+        new.update()
+        if self.scroll.widget().isAncestorOf(new):
             self.scroll.ensureWidgetVisible(new, 8, 8)
 
     def _needed_height(self, width: int) -> int:
@@ -366,21 +459,15 @@ class ElicitationDialog(QDialog):
             self.stop_timeout()
         return False
 
-    def _disarm(self) -> None:
-        """Disable the commit button for :data:`ARM_DELAY_MS` again (the dialog regained focus:
-        keystrokes may still be meant for the window the user came from)."""
-        self.is_armed = False
+    def _arming_changed(self, armed: bool) -> None:
+        self._enter_down = False
         self.refresh()
-        self._arm_generation += 1
-        generation = self._arm_generation
-        QTimer.singleShot(self._arm_delay_ms, self, lambda: generation == self._arm_generation and self._arm())
+        if armed and not self.expired and self.outcome is None:
+            self.on_armed()
+            self.armed.emit()
 
-    def _arm(self) -> None:
-        if self.expired or self.outcome is not None:
-            return
-        self.is_armed = True
-        self.refresh()
-        self.armed.emit()
+    def on_armed(self) -> None:
+        """The dialog has just armed. Overridden."""
 
     def can_commit(self) -> bool:
         """Whether the commit button may be enabled now (besides arming). Overridden."""
@@ -453,16 +540,27 @@ class ElicitationDialog(QDialog):
         super().closeEvent(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
-        key = event.key()
-        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            focus = self.focusWidget()
-            if isinstance(focus, QPushButton):
-                focus.click()
-            else:
-                self.submit_by_keyboard()
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            # Only keys pressed after arming get here (the input gate); Enter acts on its release.
+            self._enter_down = self.is_armed
             event.accept()
             return
         super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        """Enter acts when released, and only if it was pressed here after arming: on the focused
+        button, else :meth:`submit_by_keyboard`."""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.isAutoRepeat():
+            event.accept()
+            if self._enter_down and self.is_armed:
+                self._enter_down = False
+                focus = self.focusWidget()
+                if isinstance(focus, QPushButton):
+                    focus.click()
+                else:
+                    self.submit_by_keyboard()
+            return
+        super().keyReleaseEvent(event)
 
     def submit_by_keyboard(self) -> None:
         """Enter outside a button. Overridden (the form dialog submits; URL does nothing)."""

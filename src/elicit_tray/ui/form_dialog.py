@@ -119,8 +119,8 @@ class FormDialog(ElicitationDialog):
         # batches, long before Accept is armed (a 200-field form paints in half the time).
         self._form, self._widgets = form, widgets
         self._later = list(zip(self.spec.fields, mnemonics))
-        self._arm_when_built = False
         self._building = False
+        self.arming.ready = lambda: not self._later  # Accept arms only when every row exists
         self._build_rows(FIRST_ROWS)
         if not self.spec.fields:
             form_box.hide()
@@ -145,8 +145,7 @@ class FormDialog(ElicitationDialog):
         self._set_tab_order()
         self._validate()
         self.grow_to_content()
-        if self._arm_when_built:
-            self._arm()
+        self.arming.ready_changed()
 
     def _add_row(self, form: QFormLayout, spec: FieldSpec, widgets: WidgetRegistry, label_text: str) -> _Row:
         adapter = widgets.pick(spec, label_text)
@@ -308,10 +307,6 @@ class FormDialog(ElicitationDialog):
         first = next(iter(self.rows.values()), None)
         (first.adapter.focus_target if first else self).setFocus(Qt.FocusReason.ActiveWindowFocusReason)
 
-    def _arm(self) -> None:
-        if self._later:  # not every row is built yet: arm when the last batch is in
-            self._arm_when_built = True
-            return
-        super()._arm()
-        if not self.rows and self.is_armed:  # a plain confirmation: Accept is the field
+    def on_armed(self) -> None:
+        if not self.rows:  # a plain confirmation: Accept is the field
             self.accept_button.setFocus(Qt.FocusReason.OtherFocusReason)

@@ -13,11 +13,14 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from PySide6.QtCore import QObject, QPoint, QRect, QUrl, Signal
+from PySide6.QtCore import QObject, QPoint, QRect, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication
+from PySide6.QtWidgets import QApplication
 
 from ..elicitation import Cancelled, ElicitationRequest, Failed, Outcome
-from .base import ARM_DELAY_MS, ElicitationDialog, announce
+from .activity import user_is_typing
+from .arming import InputGate
+from .base import ARM_DELAY_MS, ElicitationDialog, announce, summary
 from ..display import for_display
 from .form_dialog import FormDialog
 from .i18n import translate
@@ -119,19 +122,29 @@ class Presenter(QObject):
                 future.set_result(outcome)
 
         dialog.answered.connect(answered)
-        previous = next(reversed(self.dialogs.values()), None)
+        others = [d for d in self.dialogs.values() if d.isVisible()]
         self.dialogs[request.key] = dialog
         self.pending_changed.emit()
+        # The user is typing (here or in another window): the dialog must not take the keys.
+        dialog.waits_to_be_chosen = user_is_typing(QGuiApplication.platformName(), InputGate.last_key_press)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, dialog.waits_to_be_chosen)
         dialog.show()
         if trace is not None:
             trace.mark("shown")
         if self.timeout_s > 0:
             dialog.start_timeout(self.timeout_s)
+        if others:
+            self._cascade(dialog, others)
+        if dialog.waits_to_be_chosen:
+            dialog.raise_()
+            QApplication.alert(dialog)  # the window manager marks it (urgency hint)
+            announce(dialog, translate("Presenter", "{who} asks for your input. The request waits until you go to it: "
+                                       "click it, or choose it in the elicit-tray menu.").format(
+                who=self.summary(dialog.request)))
+        else:
+            self._bring_forward(dialog)
         if len(self.dialogs) > 1:  # screen readers hear that there is a queue
             announce(dialog, translate("Presenter", "{count} requests are waiting.").format(count=len(self.dialogs)))
-        if previous is not None and previous.isVisible():
-            self._cascade(dialog, previous)
-        self._bring_forward(dialog)
         self.request_shown.emit(self.summary(dialog.request))
         if self.on_shown is not None:
             self.on_shown(dialog)
@@ -152,14 +165,20 @@ class Presenter(QObject):
         return outcome
 
     @staticmethod
-    def _cascade(dialog: ElicitationDialog, previous: ElicitationDialog) -> None:
-        """Offset a new dialog from the one before, so that concurrent requests never hide
-        each other exactly (the window manager may still place it elsewhere)."""
+    def _cascade(dialog: ElicitationDialog, others: list[ElicitationDialog]) -> None:
+        """Place a new dialog so that its top-left corner is on no other open dialog's: each
+        step of 32 px down and right from the newest one (wrapping to the screen's corner), so
+        that concurrent requests never hide each other exactly."""
         step = QPoint(32, 32)
-        target = previous.pos() + step
+        taken = {d.pos().toTuple() for d in others}
         area = dialog.screen().availableGeometry() if dialog.screen() else None
-        if area is not None and not area.contains(QRect(target, dialog.size())):
-            target = area.topLeft() + step
+        target = others[-1].pos()
+        for _ in range(len(taken) + 1):
+            target = target + step
+            if area is not None and not area.contains(QRect(target, dialog.size())):
+                target = area.topLeft() + step
+            if target.toTuple() not in taken:
+                break
         dialog.move(target)
 
     def complete(self, key: str) -> None:
@@ -176,13 +195,8 @@ class Presenter(QObject):
 
     @staticmethod
     def summary(shown: ElicitationRequest) -> str:
-        """One line for menus and notifications: who asks and what, from a dialog's request
-        (already passed through :func:`~elicit_tray.display.for_display`)."""
-        who = shown.requester.label or shown.peer.label or translate("Presenter", "A local program")
-        what = shown.message.splitlines()[0] if shown.message else ""
-        if len(what) > 60:
-            what = what[:57] + "…"
-        return f"{who}: {what}" if what else who
+        """One line for menus and notifications: who asks and what (:func:`~.base.summary`)."""
+        return summary(shown)
 
     def dismiss_all(self) -> None:
         """Tray "dismiss all": every open dialog answers ``cancel``."""
@@ -190,15 +204,28 @@ class Presenter(QObject):
             dialog.finish(Cancelled("tray"))
 
     def focus(self, key: str) -> None:
-        """Bring the dialog of request ``key`` to the front."""
+        """The user chose the dialog of request ``key`` (tray menu): bring it to the front with
+        the keyboard focus; it arms :data:`~.arming.ARM_DELAY_MS` later."""
         dialog = self.dialogs.get(key)
         if dialog is not None:
             dialog.show()
             self._bring_forward(dialog)
 
+    def focus_oldest(self) -> None:
+        """The user asked for the waiting dialogs (tray icon click): raise them all, the oldest
+        on top with the keyboard focus."""
+        for dialog in reversed(list(self.dialogs.values())):
+            dialog.show()
+            dialog.raise_()
+        oldest = next(iter(self.dialogs), None)
+        if oldest is not None:
+            self.focus(oldest)
+
     @staticmethod
     def _bring_forward(dialog: ElicitationDialog) -> None:
         """Raise ``dialog`` and ask for the focus (granted as far as the platform allows)."""
+        dialog.waits_to_be_chosen = False
+        dialog.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, False)
         dialog.raise_()
         dialog.activateWindow()
 

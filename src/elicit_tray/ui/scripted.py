@@ -159,28 +159,51 @@ class ScriptPlan:
 
 
 class ScriptedUser:
-    """The presenter's ``on_shown`` hook of the headless demo: once a dialog is armed, performs
-    the steps its :class:`ScriptPlan` gives for the message, and saves a PNG of the dialog
-    (``NN-mode-message.png`` in ``screenshot_dir``) just before the final step."""
+    """The presenter's ``on_shown`` hook of the headless demo: goes to one dialog at a time, in
+    the order they appeared (as a user would: a dialog arms only once it is the active window),
+    performs the steps its :class:`ScriptPlan` gives for the message once it is armed, and saves
+    a PNG of the dialog (``NN-mode-message.png`` in ``screenshot_dir``) just before the final
+    step."""
 
     def __init__(self, plan: ScriptPlan, screenshot_dir: Path | None = None):
         self.plan = plan
         self.screenshot_dir = screenshot_dir
         self._shots = 0
+        self._queue: list[ElicitationDialog] = []
 
     def __call__(self, dialog: ElicitationDialog) -> None:
+        self._queue.append(dialog)
+        dialog.answered.connect(lambda _outcome: self._done(dialog))
+        dialog.destroyed.connect(lambda *_: self._done(dialog))
+        if len(self._queue) == 1:
+            self._go_to(dialog)
+
+    def _go_to(self, dialog: ElicitationDialog) -> None:
         steps = self.plan.steps_for(dialog.request.message or "")
+        started = False
 
         def go() -> None:
+            nonlocal started
+            if started:  # arms again after each return of the focus; act once
+                return
+            started = True
             try:
                 perform(dialog, steps, before_final=self._shoot)
             except Exception:  # a broken plan must not take the app down
                 log.exception("scripted user failed")
 
+        dialog.armed.connect(go)
+        dialog.raise_()
+        dialog.activateWindow()
         if dialog.is_armed:
             go()
-        else:
-            dialog.armed.connect(go)
+
+    def _done(self, dialog: ElicitationDialog) -> None:
+        if dialog in self._queue:
+            first = self._queue[0] is dialog
+            self._queue.remove(dialog)
+            if first and self._queue:
+                self._go_to(self._queue[0])
 
     def _shoot(self, dialog: ElicitationDialog) -> None:
         if self.screenshot_dir is None:

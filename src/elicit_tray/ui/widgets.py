@@ -94,14 +94,24 @@ class WrappingLabel(QLabel):
     def __init__(self, text: str = "", parent: QWidget | None = None):
         super().__init__(parent)
         self._text = ""
+        self._own_name = False  # the accessible name was set here (long words), not by the caller
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setWordWrap(True)
         self.setText(text)
 
     def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
-        """Show ``text`` (with break opportunities in its long words)."""
+        """Show ``text`` (with break opportunities in its long words); screen readers get
+        ``text`` itself as the name, never the break characters."""
         self._text = text
-        super().setText(breakable(text))
+        shown = breakable(text)
+        super().setText(shown)
+        if shown != text:
+            self.setAccessibleName(text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+                                   if self.buddy() is not None else text)
+            self._own_name = True
+        elif self._own_name:
+            self.setAccessibleName("")  # back to Qt's own: the text
+            self._own_name = False
 
     def text(self) -> str:
         """The text as set, without the break opportunities."""

@@ -1,0 +1,100 @@
+"""Is the user typing? Decides whether a new dialog may take the keyboard focus.
+
+DESIGN.md "UI rules": a dialog takes the focus only when the user is not typing, neither in
+another elicit-tray dialog nor anywhere on the desktop; otherwise it appears without activation
+and waits to be chosen. What counts as "typing": a key press in one of our dialogs within
+:data:`QUIET_MS`, or, on X11, any keyboard or pointer input to the X server within
+:data:`QUIET_MS` (the MIT-SCREEN-SAVER extension's idle time, which the server keeps for every
+client; XTEST input counts as well). On X11 without that extension (``libXss.so.1`` missing)
+the answer is "typing", so a dialog never steals the focus blindly. On Wayland the compositor
+decides (xdg-activation), so the request is made; on other platforms only our own key presses
+count.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import logging
+import time
+
+__all__ = ["QUIET_MS", "desktop_idle_ms", "user_is_typing"]
+
+log = logging.getLogger(__name__)
+
+#: How long after the last key press (ms) a new dialog still does not take the focus.
+QUIET_MS = 1000
+
+
+class _XScreenSaverInfo(ctypes.Structure):
+    _fields_ = [("window", ctypes.c_ulong), ("state", ctypes.c_int), ("kind", ctypes.c_int),
+                ("til_or_since", ctypes.c_ulong), ("idle", ctypes.c_ulong), ("event_mask", ctypes.c_ulong)]
+
+
+class _XIdle:
+    """A connection of our own to the X server ($DISPLAY) for XScreenSaverQueryInfo."""
+
+    def __init__(self) -> None:
+        x11 = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
+        xss = ctypes.CDLL(ctypes.util.find_library("Xss") or "libXss.so.1")
+        x11.XOpenDisplay.restype = ctypes.c_void_p
+        x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+        x11.XDefaultRootWindow.restype = ctypes.c_ulong
+        x11.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
+        xss.XScreenSaverQueryExtension.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int),
+                                                   ctypes.POINTER(ctypes.c_int)]
+        xss.XScreenSaverAllocInfo.restype = ctypes.POINTER(_XScreenSaverInfo)
+        xss.XScreenSaverQueryInfo.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(_XScreenSaverInfo)]
+        self._display = x11.XOpenDisplay(None)
+        if not self._display:
+            raise OSError("cannot open the X display")
+        event_base, error_base = ctypes.c_int(), ctypes.c_int()
+        if not xss.XScreenSaverQueryExtension(self._display, ctypes.byref(event_base), ctypes.byref(error_base)):
+            raise OSError("the X server has no MIT-SCREEN-SAVER extension")
+        self._root = x11.XDefaultRootWindow(self._display)
+        self._info = xss.XScreenSaverAllocInfo()
+        self._xss = xss
+
+    def idle_ms(self) -> int | None:
+        if not self._xss.XScreenSaverQueryInfo(self._display, self._root, self._info):
+            return None
+        return int(self._info.contents.idle)
+
+
+_x_idle: _XIdle | None = None
+_x_idle_failed = False
+
+
+def desktop_idle_ms(platform: str) -> int | None:
+    """Milliseconds since the last keyboard or pointer input anywhere on the desktop, where the
+    platform tells (``platform`` is Qt's platform name; only ``"xcb"`` does); ``None`` elsewhere
+    or when the X server cannot be asked. Raises nothing."""
+    global _x_idle, _x_idle_failed
+    if platform != "xcb" or _x_idle_failed:
+        return None
+    if _x_idle is None:
+        try:
+            _x_idle = _XIdle()
+        except OSError as exc:
+            _x_idle_failed = True
+            log.warning("cannot read the desktop's input idle time (%s): new dialogs will not take the focus "
+                        "by themselves", exc)
+            return None
+    return _x_idle.idle_ms()
+
+
+def user_is_typing(platform: str, last_key_press: float, now: float | None = None) -> bool:
+    """Whether a new dialog must not take the focus now.
+
+    Args:
+        platform: Qt's platform name (``QGuiApplication.platformName()``).
+        last_key_press: ``time.monotonic()`` of the last key press in one of our dialogs.
+        now: ``time.monotonic()`` now (for tests).
+    """
+    now = time.monotonic() if now is None else now
+    if (now - last_key_press) * 1000 < QUIET_MS:
+        return True
+    if platform == "xcb":
+        idle = desktop_idle_ms(platform)
+        return idle is None or idle < QUIET_MS
+    return False

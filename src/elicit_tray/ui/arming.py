@@ -1,0 +1,176 @@
+"""Arming: only a deliberate act of the user, made after a dialog was armed, answers or fills it.
+
+DESIGN.md "UI rules" (consent integrity). A dialog starts disarmed and arms
+:data:`ARM_DELAY_MS` after it becomes the active window; it disarms the moment it loses the
+focus and the delay starts again when it comes back. While it is disarmed, no key (shortcuts and
+mnemonics included), no input-method text and no mouse button reaches any of its widgets, so
+neither a button (Decline and Cancel included) nor a field can be operated. Once armed, a key
+counts only if its press came after arming: the release of a key pressed earlier, and every
+auto-repeated press of a key held from before, are dropped; Enter, Space and Escape never act
+on auto-repeat at all.
+
+One :class:`InputGate` per application filters the events of every window that has an
+``arming`` attribute holding an :class:`Arming`; it looks only at the event kinds it gates.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QApplication, QScrollBar, QWidget
+
+__all__ = ["ARM_DELAY_MS", "Arming", "InputGate"]
+
+#: How long every button and field of a dialog stays disarmed after it appears or regains the
+#: focus (ms), against keystrokes and clicks meant for another window.
+ARM_DELAY_MS = 700
+
+_KEYS = frozenset({QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.ShortcutOverride})
+_MOUSE = frozenset({QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease,
+                    QEvent.Type.MouseButtonDblClick})
+_WATCHED = _KEYS | _MOUSE | {QEvent.Type.InputMethod}
+#: Keys that commit or dismiss: never acted on when auto-repeated.
+_NO_REPEAT = frozenset({Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space, Qt.Key.Key_Escape})
+
+
+def _key_id(event: QKeyEvent) -> int:
+    """The physical key of ``event`` (its scan code where the platform gives one, else its key
+    code), so that a press and its release match even when a modifier changed the symbol."""
+    return event.nativeScanCode() or int(event.key())
+
+
+class Arming(QObject):
+    """The arming state of one dialog (``window``).
+
+    Args:
+        window: the dialog; its widgets are gated while it is disarmed.
+        delay_ms: :data:`ARM_DELAY_MS` unless a test or the user sets another (0 arms at once
+            whenever the dialog is active).
+
+    Signals:
+        changed(bool): armed (True) or disarmed (False).
+
+    ``ready`` is a predicate the owner may set (e.g. "every row is built"); arming waits for it
+    and :meth:`try_arm` re-checks it.
+    """
+
+    changed = Signal(bool)
+
+    def __init__(self, window: QWidget, delay_ms: int = ARM_DELAY_MS):
+        super().__init__(window)
+        self.window = window
+        self.delay_ms = max(0, delay_ms)
+        self.is_armed = False
+        self.ready = lambda: True
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self.try_arm)
+        self._waiting = False  # the delay ran out but ``ready`` said no
+        self._fresh: set[int] = set()  # keys pressed (not auto-repeated) since arming
+        self._focus_before: QWidget | None = None  # where the focus was before its last move here
+        QApplication.instance().focusChanged.connect(self._focus_changed)
+        InputGate.install()
+
+    # -- state --------------------------------------------------------------------------------
+    def restart(self) -> None:
+        """The dialog became active: disarm and arm again after the delay."""
+        self.disarm()
+        if self.delay_ms:
+            self._timer.start(self.delay_ms)
+        else:  # arming switched off (tests, scripted runs): armed as soon as it is active
+            self.try_arm()
+
+    def disarm(self) -> None:
+        """Disarm now (focus lost, or arming restarts); forgets every key pressed so far."""
+        self._timer.stop()
+        self._waiting = False
+        self._fresh.clear()
+        if self.is_armed:
+            self.is_armed = False
+            self.changed.emit(False)
+
+    def try_arm(self) -> None:
+        """Arm if the delay has run out, the dialog is still the active window and ``ready``."""
+        if self._timer.isActive() or self.is_armed:
+            return
+        if not self.window.isActiveWindow():
+            return  # arms when it is activated again (restart)
+        if not self.ready():
+            self._waiting = True
+            return
+        self._waiting = False
+        self.is_armed = True
+        self.changed.emit(True)
+
+    def ready_changed(self) -> None:
+        """Call when ``ready`` may have become true (arms if the delay had already run out)."""
+        if self._waiting:
+            self.try_arm()
+
+    # -- events -------------------------------------------------------------------------------
+    def _focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
+        if new is not None and self.window.isAncestorOf(new):
+            self._focus_before = old if old is not None and self.window.isAncestorOf(old) else None
+
+    def _undo_click_focus(self, clicked: QObject) -> None:
+        """Qt gives the focus to a clicked control before any filter sees the press: a press
+        refused during arming takes that focus back."""
+        if isinstance(clicked, QWidget) and clicked.hasFocus() and self._focus_before is not None:
+            self._focus_before.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def admits(self, watched: QObject, event: QEvent) -> bool:
+        """Whether ``event`` (a key, input-method or mouse-button event for a widget of this
+        dialog) may reach it. A refused ShortcutOverride is accepted, so that no shortcut fires."""
+        kind = event.type()
+        if not self.is_armed:
+            if kind == QEvent.Type.ShortcutOverride:
+                event.accept()  # "the widget wants this key": the shortcut map stays out of it
+            if isinstance(watched, QScrollBar):
+                return kind in _MOUSE  # scrolling is harmless
+            if kind == QEvent.Type.MouseButtonPress:
+                self._undo_click_focus(watched)
+            return False
+        if kind in _KEYS:
+            assert isinstance(event, QKeyEvent)
+            key = _key_id(event)
+            if kind == QEvent.Type.KeyRelease:
+                # Kept in the set: an ignored event is filtered again for each parent it reaches.
+                return key in self._fresh
+            if event.isAutoRepeat():
+                admitted = key in self._fresh and event.key() not in _NO_REPEAT
+            else:
+                admitted = True
+                if kind == QEvent.Type.KeyPress:
+                    self._fresh.add(key)
+            if not admitted and kind == QEvent.Type.ShortcutOverride:
+                event.accept()
+            return admitted
+        return True
+
+
+class InputGate(QObject):
+    """The application-wide event filter behind every :class:`Arming`: an event of a gated kind
+    for a widget whose window has an ``arming`` attribute passes only if that arming admits it."""
+
+    _installed: "InputGate | None" = None
+    #: ``time.monotonic()`` of the last key press in any gated window (admitted or not).
+    last_key_press = float("-inf")
+
+    @classmethod
+    def install(cls) -> None:
+        """Install the gate on the running QApplication (once)."""
+        if cls._installed is None:
+            cls._installed = InputGate()
+            QApplication.instance().installEventFilter(cls._installed)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
+        if event.type() not in _WATCHED or not isinstance(watched, QWidget):
+            return False
+        arming = getattr(watched.window(), "arming", None)
+        if not isinstance(arming, Arming):
+            return False
+        if event.type() == QEvent.Type.KeyPress:
+            InputGate.last_key_press = time.monotonic()
+        return not arming.admits(watched, event)

@@ -1,0 +1,149 @@
+"""Arming (elicit_tray.ui.arming) and the focus policy (elicit_tray.ui.activity), offscreen: only
+keys pressed and mouse buttons used after a dialog armed reach it (issue 10 §1). The same
+scenarios with real X key events under a window manager are in
+tests/integration/test_consent_keys.py."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from elicit_tray.ui import activity
+from elicit_tray.ui.arming import InputGate
+from tests.ui.harness import Tray
+
+NAME = {"message": "Your name?", "requestedSchema": {"type": "object", "properties": {
+    "name": {"type": "string", "title": "Name"}}}}
+CONFIRM = {"message": "Proceed?", "requestedSchema": {"type": "object", "properties": {}}}
+ARM_MS = 300
+
+
+def _key(widget, kind: QEvent.Type, key: Qt.Key, *, repeat: bool = False, text: str = "") -> None:
+    QApplication.sendEvent(widget, QKeyEvent(kind, key, Qt.KeyboardModifier.NoModifier, text, repeat))
+
+
+def _unarmed(tray: Tray, params: dict):
+    """A dialog that is active but not armed yet (the harness arms only when asked)."""
+    channel = tray.connect()
+    tray.send(channel, {"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": params})
+    dialog = tray.run(tray.shown.get())
+    dialog.activateWindow()
+    tray.settle()
+    assert not dialog.is_armed
+    return channel, dialog
+
+
+def test_keys_typed_during_arming_never_reach_a_field_nor_a_button(aio, qtbot):
+    tray = Tray(aio, arm_delay_ms=ARM_MS)
+    channel, dialog = _unarmed(tray, NAME)
+    field = dialog.rows["name"].adapter.focus_target
+    QTest.keyClicks(field, "yes")
+    QTest.keyClick(field, Qt.Key.Key_Return)
+    QTest.keyClick(dialog, Qt.Key.Key_D, Qt.KeyboardModifier.AltModifier)  # Decline's mnemonic
+    QTest.keyClick(dialog, Qt.Key.Key_Escape)
+    QTest.mouseClick(dialog.decline_button, Qt.MouseButton.LeftButton)
+    QTest.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
+    tray.settle()
+    assert field.text() == "" and channel.sent == [] and dialog.outcome is None
+    assert field.hasFocus()  # a click refused during arming does not move the focus either
+    tray.arm(dialog)
+    QTest.keyClicks(field, "Ada")
+    QTest.keyClick(field, Qt.Key.Key_Return)
+    assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept",
+                                                                         "content": {"name": "Ada"}}}
+
+
+def test_a_key_pressed_before_arming_neither_repeats_nor_releases_into_the_dialog(aio):
+    tray = Tray(aio, arm_delay_ms=ARM_MS)
+    channel, dialog = _unarmed(tray, NAME)
+    field = dialog.rows["name"].adapter.focus_target
+    _key(field, QEvent.Type.KeyPress, Qt.Key.Key_Return)  # Enter goes down before arming
+    _key(field, QEvent.Type.KeyPress, Qt.Key.Key_A, text="a")
+    tray.arm(dialog)
+    for _ in range(3):  # held past arming: auto-repeat
+        _key(field, QEvent.Type.KeyPress, Qt.Key.Key_Return, repeat=True)
+        _key(field, QEvent.Type.KeyPress, Qt.Key.Key_A, repeat=True, text="a")
+    _key(field, QEvent.Type.KeyRelease, Qt.Key.Key_Return)
+    _key(field, QEvent.Type.KeyRelease, Qt.Key.Key_A, text="a")
+    tray.settle()
+    assert field.text() == "" and channel.sent == [] and dialog.outcome is None
+
+
+def test_enter_acts_on_its_release_and_never_on_auto_repeat(aio):
+    tray = Tray(aio, arm_delay_ms=ARM_MS)
+    channel, dialog = _unarmed(tray, CONFIRM)
+    tray.arm(dialog)
+    _key(dialog, QEvent.Type.KeyPress, Qt.Key.Key_Return)
+    _key(dialog, QEvent.Type.KeyPress, Qt.Key.Key_Return, repeat=True)
+    tray.settle()
+    assert channel.sent == []  # pressed and held: nothing yet
+    _key(dialog, QEvent.Type.KeyRelease, Qt.Key.Key_Return)
+    assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}}
+
+
+def test_arming_covers_every_button_and_restarts_whenever_the_dialog_regains_the_focus(aio, qtbot):
+    tray = Tray(aio, arm_delay_ms=ARM_MS)
+    channel = tray.connect()
+    for request_id in (1, 2):
+        tray.send(channel, {"jsonrpc": "2.0", "id": request_id, "method": "elicitation/create", "params": CONFIRM})
+    first, second = tray.run(tray.shown.get()), tray.run(tray.shown.get())
+    tray.arm(first)
+    tray.arm(second)  # the user goes to the second one: the first disarms at once
+    assert not first.is_armed and not first.accept_button.isEnabled()
+    first.activateWindow()  # and back: armed again only after the delay
+    qtbot.waitUntil(first.isActiveWindow, timeout=2000)
+    assert not first.is_armed
+    QTest.mouseClick(first.decline_button, Qt.MouseButton.LeftButton)
+    QTest.keyClick(first, Qt.Key.Key_Escape)
+    tray.settle()
+    assert channel.sent == [] and first.outcome is None
+    with qtbot.waitSignal(first.armed, timeout=5000):
+        pass
+    QTest.mouseClick(first.decline_button, Qt.MouseButton.LeftButton)
+    assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "decline"}}
+    tray.disconnect(channel)
+
+
+def test_a_dialog_that_arrives_while_the_user_types_in_another_waits_to_be_chosen(aio, monkeypatch):
+    announced: list[str] = []
+    monkeypatch.setattr("elicit_tray.ui.presenter.announce", lambda _widget, text: announced.append(text))
+    tray = Tray(aio)
+    channel, first = tray.ask(NAME, [{"do": "type", "field": "name", "text": "looks good"}])
+    tray.send(channel, {"jsonrpc": "2.0", "id": 2, "method": "elicitation/create", "params": CONFIRM})
+    second = tray.run(tray.shown.get())
+    assert second.waits_to_be_chosen and second.testAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
+    assert any("waits until you go to it" in text for text in announced)
+    assert first.rows["name"].adapter.focus_target.text() == "looks good"
+    tray.presenter.focus(second.request.key)  # the user chooses it in the tray menu
+    assert not second.waits_to_be_chosen
+    tray.arm(second)
+    tray.disconnect(channel)
+
+
+def test_a_dialog_arriving_when_nobody_types_takes_the_focus(aio, monkeypatch):
+    monkeypatch.setattr(InputGate, "last_key_press", time.monotonic() - 5)
+    tray = Tray(aio)
+    channel, dialog = tray.ask(CONFIRM, [])
+    assert not dialog.waits_to_be_chosen and dialog.isActiveWindow()
+    tray.disconnect(channel)
+
+
+@pytest.mark.parametrize(("platform", "idle_ms", "last_key_s_ago", "typing"), [
+    ("xcb", 5000, 10.0, False),
+    ("xcb", 300, 10.0, True),  # a key anywhere on the desktop 0.3 s ago
+    ("xcb", None, 10.0, True),  # X11 cannot tell: never steal the focus blindly
+    ("xcb", 5000, 0.2, True),  # a key in one of our dialogs
+    ("wayland", None, 10.0, False),  # the compositor decides
+    ("offscreen", None, 0.5, True),
+    ("offscreen", None, 1.5, False),
+])
+def test_the_user_is_typing_when_a_key_went_anywhere_within_a_second(monkeypatch, platform, idle_ms,
+                                                                      last_key_s_ago, typing):
+    monkeypatch.setattr(activity, "desktop_idle_ms", lambda _platform: idle_ms)
+    now = 1000.0
+    assert activity.user_is_typing(platform, now - last_key_s_ago, now) is typing
