@@ -147,3 +147,23 @@ def test_the_user_is_typing_when_a_key_went_anywhere_within_a_second(monkeypatch
     monkeypatch.setattr(activity, "desktop_idle_ms", lambda _platform: idle_ms)
     now = 1000.0
     assert activity.user_is_typing(platform, now - last_key_s_ago, now) is typing
+
+
+def test_a_left_click_on_the_tray_icon_brings_the_oldest_waiting_dialog_forward_with_the_focus(aio, qtbot):
+    from PySide6.QtWidgets import QSystemTrayIcon
+
+    from elicit_tray.ui.tray import Tray as TrayIcon
+
+    tray = Tray(aio)
+    icon = TrayIcon(tray.presenter)
+    channel = tray.connect()
+    for request_id in (1, 2):
+        tray.send(channel, {"jsonrpc": "2.0", "id": request_id, "method": "elicitation/create", "params": CONFIRM})
+    first, second = tray.run(tray.shown.get()), tray.run(tray.shown.get())
+    second.activateWindow()
+    qtbot.waitUntil(second.isActiveWindow, timeout=2000)
+    icon.activated.emit(QSystemTrayIcon.ActivationReason.Trigger)
+    qtbot.waitUntil(first.isActiveWindow, timeout=2000)
+    with qtbot.waitSignal(first.armed, timeout=5000):
+        pass
+    tray.disconnect(channel)

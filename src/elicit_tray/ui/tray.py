@@ -59,7 +59,14 @@ class Tray(QSystemTrayIcon):
         self.setToolTip(translate("Tray", "elicit-tray: no requests waiting"))
         presenter.pending_changed.connect(self.update_state)
         presenter.request_shown.connect(self.announce)
+        self.activated.connect(self._activated)
         self.rebuild()
+
+    def _activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
+        """A left click (or the tray host's "activate") brings the waiting dialogs forward, the
+        oldest with the keyboard focus; the right click opens the menu as before."""
+        if reason in (QSystemTrayIcon.ActivationReason.Trigger, QSystemTrayIcon.ActivationReason.DoubleClick):
+            self.presenter.focus_oldest()
 
     def update_state(self) -> None:
         """Icon and tooltip follow the number of waiting requests."""
