@@ -163,7 +163,5 @@ def test_a_left_click_on_the_tray_icon_brings_the_oldest_waiting_dialog_forward_
     second.activateWindow()
     qtbot.waitUntil(second.isActiveWindow, timeout=2000)
     icon.activated.emit(QSystemTrayIcon.ActivationReason.Trigger)
-    qtbot.waitUntil(first.isActiveWindow, timeout=2000)
-    with qtbot.waitSignal(first.armed, timeout=5000):
-        pass
+    qtbot.waitUntil(lambda: first.isActiveWindow() and first.is_armed, timeout=2000)
     tray.disconnect(channel)
