@@ -139,7 +139,7 @@ class Presenter(QObject):
             dialog.raise_()
             QApplication.alert(dialog)  # the window manager marks it (urgency hint)
             announce(dialog, translate("Presenter", "{who} asks for your input. The request waits until you go to it: "
-                                       "click it, or choose it in the elicit-tray menu.").format(
+                                       "click it, switch to it (Alt+Tab), or choose it in the elicit-tray menu.").format(
                 who=self.summary(dialog.request)))
         else:
             self._bring_forward(dialog)
