@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import socket
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -55,3 +56,40 @@ def test_real_escape_cancels(tray):
 
 def test_real_alt_d_declines(tray):
     assert _ask(tray, ["alt+d"])["result"] == {"action": "decline"}
+
+
+def _visible(title: str) -> list[str]:
+    return subprocess.run(["xdotool", "search", "--onlyvisible", "--name", title], capture_output=True, text=True,
+                          timeout=30).stdout.split()
+
+
+def _geometry(window: str) -> tuple[str, str]:
+    out = subprocess.run(["xdotool", "getwindowgeometry", window], capture_output=True, text=True,
+                         timeout=30).stdout
+    position = out.split("Position:")[1].split("(")[0].strip()
+    return position, out.split("Geometry:")[1].strip()
+
+
+def test_five_dialogs_at_once_never_sit_exactly_on_one_another_and_each_title_says_who_asks_what(tray):
+    with socket.socket(socket.AF_UNIX) as conn:
+        conn.settimeout(30)
+        conn.connect(str(tray))
+        for n in range(5):
+            params = {"message": f"Question {n}?", "_meta": {"elicit-tray/requester": {"serverName": f"asker-{n}"}},
+                      "requestedSchema": {"type": "object", "properties": {}}}
+            conn.sendall(json.dumps({"jsonrpc": "2.0", "id": n, "method": "elicitation/create",
+                                     "params": params}).encode() + b"\n")
+        deadline = time.monotonic() + 30
+        while len(found := _visible("asker-[0-9]: Question")) < 5:
+            assert time.monotonic() < deadline, found
+            time.sleep(0.02)  # bounded poll of the X server for the windows to map
+        names = sorted(subprocess.run(["xdotool", "getwindowname", w], capture_output=True, text=True,
+                                      timeout=30).stdout.strip() for w in found)
+        assert names == [f"asker-{n}: Question {n}? — elicit-tray" for n in range(5)]
+        positions = [_geometry(w)[0] for w in found]
+        assert len(set(positions)) == 5, positions
+        reader = conn.makefile(encoding="utf-8")
+        for window in found:
+            subprocess.run(["xdotool", "windowactivate", "--sync", window, "key", "Escape"], check=True, timeout=30)
+        replies = sorted((json.loads(reader.readline()) for _ in found), key=lambda r: r["id"])
+        assert replies == [{"jsonrpc": "2.0", "id": n, "result": {"action": "cancel"}} for n in range(5)]
