@@ -610,3 +610,15 @@ def test_the_focused_control_is_marked_from_the_moment_the_dialog_opens(aio, par
     assert option.state & QStyle.StateFlag.State_HasFocus
     assert option.state & QStyle.StateFlag.State_KeyboardFocusChange
     tray.disconnect(channel)
+
+
+def test_a_confirmation_without_fields_has_no_empty_gap_above_its_buttons(aio):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(CONFIRM, [])
+    content = dialog.scroll.widget()
+    message_bottom = dialog.message_scroll.mapTo(dialog, dialog.message_scroll.rect().bottomLeft()).y()
+    buttons_top = dialog.decline_button.mapTo(dialog, dialog.decline_button.rect().topLeft()).y()
+    gap = buttons_top - message_bottom
+    assert gap <= 3 * dialog.layout().spacing() + 4, gap  # the layout's own spacing, nothing more
+    assert dialog.scroll.height() <= content.sizeHint().height() + 4
+    tray.disconnect(channel)

@@ -370,7 +370,8 @@ class ElicitationDialog(QDialog):
         """The window height that shows all content at ``width``, capped at 90% of the screen."""
         margins = self.layout().contentsMargins()
         needed = _content_height(self.scroll.widget(), width - margins.left() - margins.right())
-        header = self.header_scroll.height() + self.layout().spacing()
+        # Its fixed height (set by _fit_box), not height(): that follows only when the layout runs.
+        header = (self.header_scroll.minimumHeight() or self.header_scroll.height()) + self.layout().spacing()
         buttons = self.buttons.sizeHint().height() + self.layout().spacing()
         height = header + needed + buttons + margins.top() + margins.bottom() + 2
         screen = self.screen().availableGeometry() if self.screen() else None
@@ -396,7 +397,13 @@ class ElicitationDialog(QDialog):
         inner = width - margins.left() - margins.right()
         self._fit_box(self.header_scroll, inner, 0.2)
         self._fit_box(self.message_scroll, inner, 0.33)
+        # A scroll area asks for ~70 px however little it holds: a short confirmation would get
+        # an empty gap above its buttons. Never more than its content, never under 80 px else.
+        self.scroll.setMinimumHeight(min(80, _content_height(self.scroll.widget(), inner)))
         height = self._needed_height(width)
+        # An explicit minimum height: otherwise Qt makes the minimum the height the wrapped
+        # content needs at the *minimum* width, and the window stays taller than it needs.
+        self.setMinimumHeight(min(height, 160))
         self.resize(width, height)
         if screen is not None:
             self.move(screen.x() + (screen.width() - width) // 2, screen.y() + (screen.height() - height) // 2)
