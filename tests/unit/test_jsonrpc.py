@@ -153,7 +153,9 @@ def test_invalid_utf8_without_an_id_is_a_parse_error_with_a_null_id() -> None:
     (b'{"id": "a\\"b", trailing', 'a"b'),
     (b'{"method": "ping", ]', None),
     (b'{"id": 5.5, ]', None),  # not the 5 of 5.5
-    (b'{"id": 1234567890123456789, ]', None),  # not a truncated prefix of a long number
+    (b'{"id": 1234567890123456789, ]', 1234567890123456789),  # the whole number, as a valid line would be read
+    (b'{"id": 12', None),  # cut before its end: maybe not the whole number
+    (b'{"id": 5x}', None),  # not the 5 of 5x
     (b'{"id": true, ]', None),
 ])
 def test_invalid_json_is_a_parse_error_with_the_id_salvaged_when_readable(line: bytes, salvaged: Any) -> None:
@@ -161,6 +163,37 @@ def test_invalid_json_is_a_parse_error_with_the_id_salvaged_when_readable(line: 
     assert isinstance(reply, ErrorReply)
     assert (reply.id, reply.code) == (salvaged, PARSE_ERROR)
     assert reply.message.startswith("Parse error: ")
+
+
+# Issue 11 §3: a -32700 carried an ``id`` found nested inside the line. Only the line's own
+# top-level ``id``, read before the broken part, may be echoed; else ``null``.
+@pytest.mark.parametrize(("line", "salvaged"), [
+    (b'{"jsonrpc":"2.0","method":"elicitation/create","params":{"id":"victim-7"}, oops', None),
+    (b'{"params":{"id":3}', None),
+    (b'{"params": {"x": [1, {"id": 4}]}, "method": ]', None),
+    (b'[{"id": 5}, oops', None),  # not an object
+    (b'{"note": "\\"id\\": 6", broken', None),  # inside a string
+    (b'{"params": {"a": [}, "id": 5}', None),  # after the broken part: cannot be told apart from nesting
+    (b'{"id": 1, "id": 2, broken', None),  # twice: ambiguous, as for a valid line
+    (b'{"params":{"id":"victim"},"id":"mine", broken', "mine"),
+    (b'{"\\u0069d": 8, broken', 8),  # the same key, escaped
+    (b'{"id": "a\xffb", "method": "ping"}', None),  # undecodable bytes in the id itself
+    (b'{"params": {"id": 1, "s": "\xff"}, "id": 2, "method": "ping"}', 2),  # invalid UTF-8 elsewhere
+])
+def test_a_parse_error_echoes_only_the_top_level_id_never_a_nested_one(line: bytes, salvaged: Any) -> None:
+    reply = decode_line(line)
+    assert isinstance(reply, ErrorReply) and reply.code == PARSE_ERROR
+    assert reply.id == salvaged
+
+
+def test_an_oversize_line_echoes_only_its_top_level_id() -> None:
+    nested = b'{"jsonrpc":"2.0","method":"x","params":{"id":"victim","pad":"' + b"x" * (MAX_LINE_BYTES + 10) + b'"}}\n'
+    own = b'{"jsonrpc":"2.0","params":{"id":"victim"},"id":"own","pad":"' + b"x" * (MAX_LINE_BYTES + 10) + b'"}\n'
+    splitter = LineSplitter()
+    out = splitter.feed(nested + own)
+    assert [decode_line(x) for x in out] == [
+        ErrorReply(None, PARSE_ERROR, f"Parse error: message longer than {MAX_LINE_BYTES} bytes"),
+        ErrorReply("own", PARSE_ERROR, f"Parse error: message longer than {MAX_LINE_BYTES} bytes")]
 
 
 @pytest.mark.parametrize("line", [b"[1, 2]", b"5", b'"text"', b"null", b"true", b"[]",

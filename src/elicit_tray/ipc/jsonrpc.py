@@ -2,7 +2,8 @@
 
 DESIGN.md "IPC contract": one UTF-8 JSON message per line (as the MCP stdio transport);
 lines over :data:`MAX_LINE_BYTES`, invalid UTF-8 or invalid JSON get the matching JSON-RPC
-error (-32700 / -32600), with the request's ``id`` when one can be read, else ``null``.
+error (-32700 / -32600), with the request's own top-level ``id`` when it can be read before the
+broken part, else ``null`` (never an ``id`` found nested in ``params`` or in a string: issue 11 §3).
 
 Hostile input (README "IPC contract", every value documented there):
 
@@ -84,7 +85,8 @@ Message = Union[Request, Notification, Response, ErrorReply]
 #: Marker yielded by :class:`LineSplitter` for a line that was longer than the limit.
 OVERSIZE = object()
 
-_ID_RE = re.compile(rb'"id"\s*:\s*(-?\d{1,15}(?![\d.eE])|"(?:[^"\\]|\\.){0,200}")')
+_WS = re.compile(r"[ \t\n\r]*")
+_KEY = re.compile(r'"(?:[^"\\\x00-\x1f]|\\.)*"')
 
 
 class LineSplitter:
@@ -133,15 +135,55 @@ class LineSplitter:
 
 
 def _salvage_id(raw: bytes) -> RequestId | None:
-    """Best-effort ``id`` of a line that is not valid JSON (for the error response)."""
-    match = _ID_RE.search(raw)
-    if not match:
+    """The ``id`` of a line that could not be read, for its -32700 error: the line's own
+    top-level ``id`` or ``None``, never an ``id`` nested in ``params`` or inside a string.
+
+    The line (invalid UTF-8 read with ``surrogateescape``) is walked member by member as the
+    top-level object it starts: each key is read as a JSON string and each value skipped with
+    the C decoder, up to the first member that cannot be read. The id is a member ``"id"``
+    whose value is a string (without undecodable bytes) or an integer and is followed by ``,``
+    or ``}``. ``None`` when the line is not an object, no such member comes before the broken
+    part, its value is of another type, or ``id`` appears twice. Work is linear in the line
+    (the C scanner); never raises.
+    """
+    text = raw.decode("utf-8", "surrogateescape")
+    decoder = json.JSONDecoder()
+    ids: list[Any] = []
+    i = _WS.match(text, 0).end()  # type: ignore[union-attr]
+    if not text.startswith("{", i):
         return None
-    try:
-        value = json.loads(match.group(1))
-    except ValueError:
+    i += 1
+    while True:
+        i = _WS.match(text, i).end()  # type: ignore[union-attr]
+        key_match = _KEY.match(text, i)
+        if key_match is None:
+            break
+        try:
+            key = json.loads(key_match.group())
+        except ValueError:
+            break
+        i = _WS.match(text, key_match.end()).end()  # type: ignore[union-attr]
+        if not text.startswith(":", i):
+            break
+        i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
+        try:
+            value, i = decoder.raw_decode(text, i)
+        except (ValueError, RecursionError):
+            break
+        i = _WS.match(text, i).end()  # type: ignore[union-attr]
+        ended = text[i:i + 1]
+        if ended not in (",", "}"):
+            break  # a value followed by anything else (``5x``, or the end of a cut line) is not read
+        if key == "id":
+            ids.append(value)
+        if ended == "}":
+            break
+        i += 1
+    if len(ids) != 1 or not _valid_id(ids[0]):
         return None
-    return value if isinstance(value, (str, int)) else None
+    if isinstance(ids[0], str) and any("\ud800" <= c <= "\udfff" for c in ids[0]):
+        return None  # undecodable bytes in the id: not the id the requester will match
+    return ids[0]
 
 
 def _reject_constant(name: str) -> Any:
