@@ -520,12 +520,18 @@ class ElicitationDialog(QDialog):
         self.close_button.setFocus()
         QTimer.singleShot(EXPIRED_CLOSE_MS, self, self.close)  # nothing to decide any more; don't pile up
 
-    def show_status(self, text: str) -> None:
-        """Show a status line under the body (plain text)."""
+    def show_status(self, text: str, *, reveal: bool = True) -> None:
+        """Show a status line under the body (plain text); ``reveal`` scrolls it into view."""
         self.status_label.setText(text)
         self.status_label.show()
         self.grow_to_content()
-        self.scroll.ensureWidgetVisible(self.status_label)
+        if reveal:
+            self.scroll.ensureWidgetVisible(self.status_label)
+
+    def hide_status(self) -> None:
+        """Remove the status line."""
+        self.status_label.hide()
+        self.status_label.setText("")
 
     def set_inputs_enabled(self, enabled: bool) -> None:
         """Enable or disable the dialog's own inputs. Overridden."""

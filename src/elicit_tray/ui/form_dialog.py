@@ -92,7 +92,9 @@ class FormDialog(ElicitationDialog):
         self._invalid: list[_Row] = []
         self.accept_button = self.add_commit_button(translate("FormDialog", "&Accept"), "accept")
 
-        secrets = [f.title for f in self.spec.fields if looks_secret(f)]
+        #: Property names of the fields the secret warning names (judged by name, title and kind).
+        self.secret_fields = [f.name for f in self.spec.fields if looks_secret(f)]
+        secrets = [self.spec.field(name).title for name in self.secret_fields]
         if secrets:
             self.body.addWidget(warning_label(translate(
                 "FormDialog", "This form seems to ask for a secret ({fields}). MCP forbids servers to ask for "
@@ -244,9 +246,23 @@ class FormDialog(ElicitationDialog):
                     widget.setAccessibleDescription(spoken)
         self._invalid = invalid
         self.refresh()
+        if not any(row.error.text() for row in invalid) and self.status_label.text() in self._correct_texts():
+            self.hide_status()  # "Please correct…" goes once nothing is highlighted any more
         if grew:
             self.grow_to_content()
         return invalid
+
+    def _reveal(self, row: _Row) -> None:
+        """Scroll ``row``'s field and its error into view (not the status line below the form)."""
+        if self.outcome is None and not self.expired:
+            self.scroll.widget().layout().activate()
+            self.scroll.ensureWidgetVisible(row.error, 8, 8)
+            self.scroll.ensureWidgetVisible(row.adapter.widget, 8, 8)
+
+    @staticmethod
+    def _correct_texts() -> tuple[str, str]:
+        return (translate("FormDialog", "Please correct the highlighted field."),
+                translate("FormDialog", "Please correct the highlighted fields."))
 
     def can_commit(self) -> bool:
         return not self._invalid and not self._later
@@ -269,10 +285,11 @@ class FormDialog(ElicitationDialog):
         invalid = self._validate()
         if invalid:
             first = invalid[0]
+            status = self._correct_texts()[0 if len(invalid) == 1 else 1]
+            self.show_status(status, reveal=False)
             first.adapter.focus_target.setFocus(Qt.FocusReason.OtherFocusReason)
-            status = (translate("FormDialog", "Please correct the highlighted field.") if len(invalid) == 1
-                      else translate("FormDialog", "Please correct the highlighted fields."))
-            self.show_status(status)
+            self._reveal(first)
+            QTimer.singleShot(0, self, lambda: self._reveal(first))  # again once the new errors are laid out
             announce(first.adapter.focus_target,
                      f"{status} {first.spec.title}: {translated(first.current()[1])}")
             return False
