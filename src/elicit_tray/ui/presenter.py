@@ -25,7 +25,7 @@ from ..display import for_display
 from .form_dialog import FormDialog
 from .i18n import translate
 from .trace import DialogTrace
-from .style import style_hints
+from .style import install_style, style_hints
 from .widgets import WidgetRegistry, registry
 
 if TYPE_CHECKING:
@@ -83,6 +83,7 @@ class Presenter(QObject):
         #: request key -> URL dialog waiting for its completion notice (the dispatcher maps
         #: (connection, elicitationId) to the key, so only the asking connection completes it)
         self._waiting_urls: dict[str, UrlDialog] = {}
+        install_style()  # checkbox and radio outlines with 3:1 contrast in every palette
         self._hints = style_hints()  # palette changes reach the dialogs as events already
         self._hints[0].colorSchemeChanged.connect(self.restyle)
         self._hints[1].contrastPreferenceChanged.connect(self.restyle)
