@@ -1,8 +1,10 @@
 """``elicit-tray`` subcommands: ``serve`` (default), ``ask``, ``demo``, ``check-url``.
 
 Exit codes: 0 success; 1 the tray app answered ``ask`` with a JSON-RPC error; 2 usage
-error; 3 another tray app is already running (``serve``); 4 unsafe socket directory or a
-socket path too long for ``AF_UNIX`` (``serve``); 5 the tray app is unavailable (``ask``),
+error; 3 another tray app is already running or holds the lock ``<socket>.lock`` (``serve``);
+4 the socket path cannot be used (``serve``: its directory is not the user's with mode 0700, it
+names something other than a stale socket, it is too long for ``AF_UNIX`` or cannot be created;
+one line on stderr, nothing removed or chmodded); 6 a socket passed by systemd is unusable; 5 the tray app is unavailable (``ask``),
 including a socket that is not the user's own (its directory is not the user's with mode 0700,
 the socket file is another user's, or the listening process runs as another user: nothing is
 sent, issue 10 §2).
@@ -13,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import logging
 import sys
 from pathlib import Path
 
@@ -42,8 +43,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="answer cancel when a dialog is left untouched this long; a visible countdown "
                             "stops at the first key or click (default: 0, no timeout)")
     serve.add_argument("--log-values", action="store_true",
-                       help="the request log also records field values, messages and full URLs "
-                            "(default: never; see $ELICIT_TRAY_LOG)")
+                       help="the request log and the -v log also record field values, messages and full "
+                            "URLs (default: never; see $ELICIT_TRAY_LOG)")
 
     ask = sub.add_parser("ask", help="send one elicitation/create request; print the ElicitResult JSON")
     ask.add_argument("file", nargs="?", default="-", help="params JSON file, or - for stdin (default)")
@@ -75,8 +76,10 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``elicit-tray`` console script; returns the exit code."""
     args = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    from .logs import configure_logging
+
+    # Values stay out of stderr too unless --log-values; every line has its controls escaped.
+    configure_logging(verbose=args.verbose, log_values=getattr(args, "log_values", False))
     from .paths import default_socket_path
 
     socket_path = default_socket_path(args.socket)
