@@ -3,6 +3,8 @@ and compares the exact JSON-RPC response the tray app writes back."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.conftest import load_cases
@@ -28,8 +30,22 @@ def _check_blocked(tray: Tray, channel, dialog, expected_text: str) -> None:
         assert not dialog.commit_button.isEnabled()
 
 
+@pytest.fixture
+def case_env(monkeypatch):
+    """Applies a case's ``env`` (e.g. ``TZ``) to this process for the test, then restores it."""
+    def apply(env):
+        for key, value in env.items():
+            monkeypatch.setenv(key, value)
+        if "TZ" in env:
+            time.tzset()
+    yield apply
+    monkeypatch.undo()
+    time.tzset()
+
+
 @pytest.mark.parametrize(("case", "interaction"), list(_interactions(FORM_CASES)))
-def test_form_case_sends_back_exactly_the_expected_json(aio, case, interaction):
+def test_form_case_sends_back_exactly_the_expected_json(aio, case_env, case, interaction):
+    case_env(case.get("env", {}))
     tray = Tray(aio)
     expect = interaction["expect"]
     if "error" in expect:
@@ -42,12 +58,21 @@ def test_form_case_sends_back_exactly_the_expected_json(aio, case, interaction):
         assert tray.presenter.dialogs == {}
         return
     channel, dialog = tray.ask(case["params"], interaction["steps"])
+    if "secret_warning_fields" in expect:
+        assert dialog.secret_fields == expect["secret_warning_fields"]
+        warned = [dialog.spec.field(name).title for name in expect["secret_warning_fields"]]
+        assert ("MCP forbids" in shown_texts(dialog)) is bool(warned)
+        assert all(title in shown_texts(dialog) for title in warned)
     if "result" in expect:
         assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 1, "result": expect["result"]}
         tray.settle()
         assert channel.sent == [], "exactly one response per request"
-    else:
+    elif "blocked" in expect:
         _check_blocked(tray, channel, dialog, expect["blocked"])
+        tray.disconnect(channel)
+    else:  # nothing to answer: the dialog waits, and nothing has been sent
+        tray.settle()
+        assert channel.sent == [] and dialog.outcome is None
         tray.disconnect(channel)
 
 

@@ -236,8 +236,8 @@ REJECTION_CASES = [
     pytest.param(form({"a/b~c": {"type": "object"}}), ["/properties/a~1b~0c"], id="pointer escaping"),
     pytest.param(form({"f": {"type": "string", "enum": []}}), ["/properties/f/enum"], id="empty enum"),
     pytest.param(form({"f": {"type": "string", "enum": ["a", "a"]}}), ["/properties/f/enum"], id="repeated enum"),
-    pytest.param(form({"f": {"type": "string", "enum": ["a", "b"], "enumNames": ["A"]}}),
-                 ["/properties/f/enumNames"], id="enumNames of the wrong length"),
+    pytest.param(form({"f": {"type": "string", "enum": ["a", "b"], "enumNames": ["A", 2]}}),
+                 ["/properties/f/enumNames"], id="enumNames not all strings"),
     pytest.param(form({"f": {"type": "string", "enum": ["a"], "oneOf": [{"const": "a"}]}}),
                  ["/properties/f"], id="enum and oneOf together"),
     pytest.param(form({"f": {"type": "string", "oneOf": [{"const": "a", "title": "A", "type": "string"}]}}),
@@ -432,7 +432,8 @@ def test_empty_text_is_no_number_and_no_error(text: str) -> None:
     (spec_of(K.TEXT, required=True), None, "This field is required."),
     (spec_of(K.TEXT, required=True), "", "This field is required."),
     (spec_of(K.BOOLEAN, required=True), None, "This field is required."),
-    (spec_of(K.TEXT, format="email"), "ada.example.com", "Enter an email address, such as name@example.com."),
+    (spec_of(K.TEXT, format="email"), "ada.example.com",
+     "Enter an email address in its usual format, such as name@example.com."),
     (spec_of(K.TEXT, format="uri"), "example.com", "Enter a full address with its scheme, such as https://example.com/."),
     (spec_of(K.DATE), "2026-13-01", "Enter a date as YYYY-MM-DD."),
     (spec_of(K.DATE), "20260101", "Enter a date as YYYY-MM-DD."),
@@ -443,7 +444,7 @@ def test_empty_text_is_no_number_and_no_error(text: str) -> None:
     (spec_of(K.MULTI_SELECT, options=ABC, min_items=2), ["a"], "Choose at least 2."),
     (spec_of(K.MULTI_SELECT, options=ABC, max_items=1), ["a", "b"], "Choose at most 1."),
     (spec_of(K.MULTI_SELECT, options=ABC), ["a", "a"], "Choose each option only once."),
-    (spec_of(K.TEXT, pattern="^[0-9]+$"), "12a", "The value does not have the expected form."),
+    (spec_of(K.TEXT, pattern="^[0-9]+$"), "12a", "The value does not match the expected pattern."),
 ])
 def test_check_value_explains_the_first_problem(spec: FieldSpec, value: Any, message: str) -> None:
     assert check_value(spec, value) == message
@@ -491,7 +492,7 @@ def test_an_optional_multi_select_may_be_left_empty() -> None:
 
 def test_a_catastrophic_pattern_is_a_mismatch_not_a_hang() -> None:
     spec = one_field({"type": "string", "pattern": "^(a+)+$"})
-    assert check_value(spec, "a" * 5000 + "b") == "The value does not have the expected form."
+    assert check_value(spec, "a" * 5000 + "b") == "The value could not be checked against the expected pattern in time."
     assert check_value(spec, "aaaa") is None
 
 
@@ -599,7 +600,8 @@ def test_describe_constraints_puts_the_constraints_in_words(spec: FieldSpec, tex
     ("apiKey", "Key", None),
     ("key", "API key", None),
     ("card_number", "Card", None),
-    ("code", "Code", "The one-time token from your authenticator"),
+    ("otp", "One-time code", None),
+    ("pin", "Your PIN", "Four digits"),
     ("cvv", "CVV", None),
     ("passphrase", "Passphrase", None),
     ("user_pin", "PIN", None),
@@ -835,3 +837,146 @@ def test_a_tiny_number_is_not_silently_sent_as_zero() -> None:
     spec = FieldSpec(name="x", kind=FieldKind.NUMBER, title="x")
     assert coerce_number(spec, "1e-400") == (None, "Enter a number of a reasonable size.")
     assert coerce_number(spec, "0.0") == (0.0, None)
+
+
+# -- issue 12 §1: values come back as meant ---------------------------------------------------------
+
+def test_enum_names_of_the_wrong_length_are_ignored_and_the_values_shown(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger=PARSE_LOGGER):
+        spec = one_field({"type": "string", "enum": ["p1", "p2", "p3"], "enumNames": ["Cats", "Dogs"], "default": "p3"})
+    assert spec.options == (Option("p1", "p1"), Option("p2", "p2"), Option("p3", "p3"))
+    assert spec.default == "p3"
+    assert "ignoring /properties/f/enumNames: 2 names for 3 values" in caplog.text
+
+
+def test_an_option_whose_value_is_empty_answers_a_required_select() -> None:
+    spec = one_field({"type": "string", "oneOf": [{"const": "", "title": "None"}, {"const": "v"}]}, required=True)
+    assert check_value(spec, "") is None
+    assert check_value(spec, None) == "This field is required."
+    assert validate_content(parse_requested_schema(form({"f": {"type": "string", "enum": ["", "v"]}}, ["f"])),
+                            {"f": ""}) == []
+
+
+@pytest.mark.parametrize(("pattern", "value", "found"), [
+    (r"^\d{5}$", "12345", True),
+    (r"^\d{5}$", "\u09e7\u09e8\u09e9\u09ea\u09eb", False),  # Bengali digits are not ECMA \d
+    (r"^\w+$", "\u00e9t\u00e9", False),  # \w is ASCII
+    (r"\bfoo\b", "\u00e9foo\u00e9", True),  # \b between ASCII word and non-word characters
+    (r"^prod-[0-9]+$", "prod-42\n", False),  # $ is the very end, not before a final newline
+    (r"^prod-[0-9]+$", "prod-42", True),
+    (r"(?<=\$)\d+", "$42", True),  # look-behind (ECMA 2018)
+    (r"^\p{L}+$", "\u00e9t\u00e9", True),  # the u flag, as JSON Schema recommends
+    (r"^.$", "\U0001f600", True),  # code points, not UTF-16 units
+    (r"[0-9]", "abc1def", True),  # unanchored search
+])
+def test_pattern_follows_ecma_262(pattern: str, value: str, found: bool) -> None:
+    spec = spec_of(K.TEXT, pattern=pattern)
+    assert (check_value(spec, value) is None) is found
+    schema = form({"f": {"type": "string", "pattern": pattern}})
+    assert (validate_content(parse_requested_schema(schema), {"f": value}) == []) is found
+
+
+@pytest.mark.parametrize(("pattern", "message"), [
+    ("(", "invalid ECMA-262 regular expression: Unbalanced parenthesis"),
+    ("(?P<n>x)", "invalid ECMA-262 regular expression: Invalid group modifier"),  # Python syntax, not ECMA
+    ("a" * 1001, "longer than 1000 characters (1001)"),
+])
+def test_a_pattern_that_cannot_be_used_is_refused_at_its_path(pattern: str, message: str) -> None:
+    with pytest.raises(SchemaError) as info:
+        parse_requested_schema(form({"f": {"type": "string", "pattern": pattern}}))
+    assert info.value.violations == [Violation("/properties/f/pattern", message)]
+
+
+def test_a_slow_match_is_cut_off_and_not_repeated_for_longer_values() -> None:
+    from elicit_tray.schema.pattern import PatternEngine, Verdict
+
+    engine = PatternEngine()
+    try:
+        assert engine.check("^(a+)+$", "aaaa") == Verdict.MATCH
+        assert engine.check("((a{100}){100}){100}|z1", "a" * 100) == Verdict.NO_MATCH
+        assert (engine.starts, engine.kills, engine.sent) == (1, 0, 2)
+        assert engine.check("^(a+)+$", "a" * 40 + "b") == Verdict.TOO_SLOW
+        assert (engine.starts, engine.kills, engine.sent) == (1, 1, 3)  # the worker and its memory are gone
+        # a longer value for that pattern is not tried again; a known one is answered from the cache
+        assert engine.check("^(a+)+$", "a" * 41 + "b") == Verdict.TOO_SLOW
+        assert engine.check("^(a+)+$", "aaaa") == Verdict.MATCH
+        assert engine.sent == 3
+        assert engine.check("^(a+)+$", "aa") == Verdict.MATCH  # shorter values are still checked
+        assert (engine.starts, engine.sent) == (2, 4)
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize(("address", "valid"), [
+    ("ops@corp.local", True),  # special-use domains: nothing is looked up
+    ("a@localhost", True),
+    ('"joe bloggs"@example.com', True),
+    ('"a\\"b"@example.com', True),
+    ("user+tag@sub.example.co.uk", True),
+    ("joe@[192.0.2.1]", True),
+    ("joe@[IPv6:2001:db8::1]", True),
+    ("joe@@example.com", False),
+    ("joe@example..com", False),
+    ("joe.@example.com", False),
+    (".joe@example.com", False),
+    ("joe@-example.com", False),
+    ("joe@[300.0.0.1]", False),
+    ("joe bloggs@example.com", False),
+    ("x" * 65 + "@example.com", False),
+    ("j\u00f6rg@b\u00fccher.example", False),  # only idn-email takes UTF-8
+])
+def test_email_is_what_json_schema_email_accepts(address: str, valid: bool) -> None:
+    assert (check_value(spec_of(K.TEXT, format="email"), address) is None) is valid
+    spec = parse_requested_schema(form({"f": {"type": "string", "format": "email"}}))
+    assert (validate_content(spec, {"f": address}) == []) is valid
+
+
+@pytest.mark.parametrize(("address", "valid"), [
+    ("j\u00f6rg@b\u00fccher.example", True),
+    ("\u7528\u6237@\u4f8b\u5b50.\u516c\u53f8", True),
+    ("ops@corp.local", True),
+    ("j\u00f6rg@@b\u00fccher.example", False),
+])
+def test_idn_email_takes_utf8_where_the_schema_says_so(address: str, valid: bool) -> None:
+    spec = one_field({"type": "string", "format": "idn-email"})
+    assert spec.format == "idn-email"
+    assert (check_value(spec, address) is None) is valid
+
+
+def test_an_email_default_on_a_special_use_domain_is_kept() -> None:
+    assert one_field({"type": "string", "format": "email", "default": "ops@corp.local"}).default == "ops@corp.local"
+
+
+@pytest.mark.parametrize(("kind", "value", "valid"), [
+    (K.DATE, "1700-06-15", True),
+    (K.DATE, "0000-02-29", True),  # year 0 is a leap year in the proleptic calendar
+    (K.DATE, "1900-02-29", False),
+    (K.DATE, "2000-02-29", True),
+    (K.DATE, "2026-04-31", False),
+    (K.DATETIME, "2026-10-25t02:30:00z", True),  # RFC 3339: T and Z in either case
+    (K.DATETIME, "2026-10-25T02:30:00.123456789-00:00", True),
+    (K.DATETIME, "1990-12-31T23:59:60Z", True),  # a leap second at 23:59 UTC
+    (K.DATETIME, "1991-01-01T00:59:60+01:00", True),
+    (K.DATETIME, "1990-12-31T23:59:60+01:00", False),
+    (K.DATETIME, "0001-01-01T00:00:00Z", True),
+    (K.DATETIME, "2026-10-25 02:30:00Z", False),
+    (K.DATETIME, "2026-10-25T24:00:00Z", False),
+    (K.DATETIME, "2026-10-25T02:30:00+24:00", False),
+])
+def test_dates_and_date_times_are_every_rfc_3339_value(kind: FieldKind, value: str, valid: bool) -> None:
+    assert (check_value(spec_of(kind), value) is None) is valid
+    fmt = "date" if kind is K.DATE else "date-time"
+    spec = parse_requested_schema(form({"f": {"type": "string", "format": fmt}}))
+    assert (validate_content(spec, {"f": value}) == []) is valid
+
+
+@pytest.mark.parametrize(("prop", "secret"), [
+    ({"type": "integer", "title": "Integer", "description": "do not give us your phone number, pin"}, False),
+    ({"type": "string", "title": "Comment", "description": "Never paste your password here"}, False),
+    ({"type": "boolean", "title": "Remember my password"}, False),  # asks yes or no, not for the password
+    ({"type": "string", "enum": ["bearer", "basic"], "title": "Token type"}, False),
+    ({"type": "string", "title": "Card PIN"}, True),
+    ({"type": "integer", "title": "PIN"}, True),
+])
+def test_the_secret_warning_judges_by_what_a_field_asks_for(prop: dict[str, Any], secret: bool) -> None:
+    assert looks_secret(one_field(prop, name="f")) is secret

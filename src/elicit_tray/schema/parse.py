@@ -21,8 +21,9 @@ __all__ = ["parse_requested_schema", "STRING_FORMATS"]
 
 log = logging.getLogger(__name__)
 
-#: ``format`` values of StringSchema (MCP 2025-11-25 ``StringSchema.format``).
-STRING_FORMATS = frozenset({"email", "uri", "date", "date-time"})
+#: ``format`` values of StringSchema (MCP 2025-11-25 ``StringSchema.format``), and JSON Schema's
+#: ``idn-email`` (RFC 6531), read as the schema says.
+STRING_FORMATS = frozenset({"email", "idn-email", "uri", "date", "date-time"})
 
 _ANNOTATIONS = frozenset(
     {"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"}
@@ -262,15 +263,16 @@ class _Parser:
         return lo, hi
 
     def pattern(self, pattern: Any, path: str) -> str | None:
-        import regex  # the `regex` engine: ECMA-like syntax, with a match timeout
+        """An ECMA-262 ``pattern`` (JSON Schema), at most ``MAX_PATTERN_CHARS`` long, that
+        compiles (bounded: :func:`~elicit_tray.schema.pattern.compile_problem`)."""
+        from .pattern import compile_problem
 
         if not isinstance(pattern, str):
             self.bad(path, '"pattern" must be a string')
             return None
-        try:
-            regex.compile(pattern)
-        except regex.error as exc:
-            self.bad(path, f"invalid regular expression: {exc}")
+        problem = compile_problem(pattern)
+        if problem is not None:
+            self.bad(path, problem)
             return None
         return pattern
 
@@ -288,10 +290,14 @@ class _Parser:
             return None
         titles = list(values)
         if names is not None:
-            if not (isinstance(names, list) and len(names) == len(values) and all(isinstance(n, str) for n in names)):
-                self.bad(_ptr_join(path, "enumNames"), '"enumNames" must be a list of strings as long as "enum"')
+            if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+                self.bad(_ptr_join(path, "enumNames"), '"enumNames" must be a list of strings')
                 return None
-            titles = names
+            if len(names) == len(values):
+                titles = names
+            else:  # legacy labels that cannot be paired: the values are shown, never a wrong label
+                log.warning("ignoring %s: %d names for %d values", _ptr_join(path, "enumNames"), len(names),
+                            len(values))
         return tuple(Option(value=v, title=t or v) for v, t in zip(values, titles))
 
     def titled_options(self, items: Any, path: str) -> tuple[Option, ...] | None:

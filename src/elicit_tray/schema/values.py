@@ -9,7 +9,7 @@ in option order. Messages are user-facing sentences.
 
 from __future__ import annotations
 
-import datetime as _dt
+import ipaddress
 import math
 import re
 from decimal import Decimal, InvalidOperation
@@ -17,19 +17,33 @@ from typing import Any, Callable
 
 from ..translation_marks import QT_TRANSLATE_NOOP
 from .model import FieldKind, FieldSpec, FormSpec, Violation
+from .pattern import MATCH_TIMEOUT_S, Verdict
+from .pattern import check as _pattern_check
 
 __all__ = [
     "check_value", "coerce_number", "build_content", "validate_content", "describe_constraints",
     "looks_secret", "format_number", "PATTERN_TIMEOUT_S", "Message", "Sentences", "QT_TRANSLATE_NOOP",
+    "is_date", "is_datetime", "is_email",
 ]
 
 #: Longest time (seconds) one ``pattern`` match may take before it is treated as a mismatch.
-PATTERN_TIMEOUT_S = 0.05
+PATTERN_TIMEOUT_S = MATCH_TIMEOUT_S
 
 _NUMBER_RE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _INT_RE = re.compile(r"[+-]?\d+")
-_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+#: RFC 3339 ``date-time`` (section 5.6; "T" and "Z" in either case, as its note allows).
+_DATETIME_RE = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?"
+                          r"(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))")
 #: Matched against words (camelCase and snake_case split, lower case), so "footprint" is not "otp".
+#: RFC 5321 section 4.1.2 ``Mailbox`` pieces (JSON Schema ``email``); ``idn-email`` (RFC 6531)
+#: adds any non-ASCII character to ``atext`` and ``qtext``.
+_ATEXT = r"A-Za-z0-9!#$%&'*+\-/=?^_`{|}~"
+_DOT_STRING = re.compile(rf"[{_ATEXT}]+(?:\.[{_ATEXT}]+)*")
+_IDN_DOT_STRING = re.compile(rf"[{_ATEXT}\u0080-\U0010ffff]+(?:\.[{_ATEXT}\u0080-\U0010ffff]+)*")
+_QUOTED = re.compile(r'"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*"')
+_IDN_QUOTED = re.compile(r'"(?:[\x20\x21\x23-\x5b\x5d-\x7e\u0080-\U0010ffff]|\\[\x20-\x7e\u0080-\U0010ffff])*"')
+_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
 _SECRET_RE = re.compile(
     r"\b(pass(word|phrase|wd|code)s?|secrets?|tokens?|api ?keys?|private keys?|credit cards?|card numbers?"
     r"|cvv|cvc|pin|ssn|otp|2fa|mfa)\b")
@@ -112,7 +126,9 @@ def check_value(spec: FieldSpec, value: Any) -> str | None:
     format, pattern, numeric bounds, option membership and selection counts.
     """
     kind = spec.kind
-    if value is None or value == "" or (kind is FieldKind.MULTI_SELECT and value == [] and spec.effective_min_items):
+    # "" is "not given" for typed text; for a select it is an answer when it is an option.
+    empty = value is None or (value == "" and kind is not FieldKind.SINGLE_SELECT)
+    if empty or (kind is FieldKind.MULTI_SELECT and value == [] and spec.effective_min_items):
         if kind is FieldKind.MULTI_SELECT and spec.effective_min_items:
             return Message(QT_TRANSLATE_NOOP("Validation", "Choose at least {count}."), count=spec.effective_min_items)
         return Message(QT_TRANSLATE_NOOP("Validation", "This field is required.")) if spec.required else None
@@ -144,42 +160,97 @@ def _check_text(spec: FieldSpec, value: str) -> str | None:
         return Message(QT_TRANSLATE_NOOP("Validation", "Enter at least {count} characters."), count=spec.min_length)
     if spec.max_length is not None and len(value) > spec.max_length:
         return Message(QT_TRANSLATE_NOOP("Validation", "Enter at most {count} characters."), count=spec.max_length)
-    if spec.kind is FieldKind.DATE and not _is_date(value):
+    if spec.kind is FieldKind.DATE and not is_date(value):
         return Message(QT_TRANSLATE_NOOP("Validation", "Enter a date as YYYY-MM-DD."))
-    if spec.kind is FieldKind.DATETIME and not _is_datetime(value):
+    if spec.kind is FieldKind.DATETIME and not is_datetime(value):
         return Message(QT_TRANSLATE_NOOP("Validation", "Enter a date and time with an offset, such as 2026-05-01T09:30:00+02:00."))
-    if spec.format == "email" and not _is_email(value):
-        return Message(QT_TRANSLATE_NOOP("Validation", "Enter an email address, such as name@example.com."))
+    if spec.format in ("email", "idn-email") and not is_email(value, idn=spec.format == "idn-email"):
+        return Message(QT_TRANSLATE_NOOP("Validation", "Enter an email address in its usual format, such as name@example.com."))
     if spec.format == "uri" and not _is_uri(value):
         return Message(QT_TRANSLATE_NOOP("Validation", "Enter a full address with its scheme, such as https://example.com/."))
-    if spec.pattern is not None and not _matches(spec.pattern, value):
-        return Message(QT_TRANSLATE_NOOP("Validation", "The value does not have the expected form."))
+    if spec.pattern is not None:
+        verdict = _pattern_check(spec.pattern, value)
+        if verdict == Verdict.TOO_SLOW:
+            return Message(QT_TRANSLATE_NOOP("Validation", "The value could not be checked against the expected pattern in time."))
+        if verdict != Verdict.MATCH:
+            return Message(QT_TRANSLATE_NOOP("Validation", "The value does not match the expected pattern."))
     return None
 
 
-def _is_date(value: str) -> bool:
-    if not _DATE_RE.fullmatch(value):
+def is_date(value: str) -> bool:
+    """Whether ``value`` is an RFC 3339 ``full-date`` (JSON Schema ``date``): ``YYYY-MM-DD``,
+    years 0000-9999 of the proleptic Gregorian calendar, a real day of that month."""
+    found = _DATE_RE.fullmatch(value)
+    if not found:
         return False
-    try:
-        _dt.date.fromisoformat(value)
-    except ValueError:
+    year, month, day = (int(g) for g in found.groups())
+    if not 1 <= month <= 12:
         return False
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return 1 <= day <= (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
+
+
+def is_datetime(value: str) -> bool:
+    """Whether ``value`` is an RFC 3339 ``date-time`` (section 5.6, JSON Schema ``date-time``):
+    ``T``/``Z`` in either case, any fraction of a second, offset ``Z`` or ``±hh:mm``, and a
+    leap second ``:60`` only at 23:59 UTC (section 5.7)."""
+    found = _DATETIME_RE.fullmatch(value)
+    if not found:
+        return False
+    date, hour, minute, second, _fraction, sign, off_h, off_m = found.groups()
+    h, m, sec = int(hour), int(minute), int(second)
+    if not is_date(date) or h > 23 or m > 59 or sec > 60:
+        return False
+    if sign is not None and (int(off_h) > 23 or int(off_m) > 59):
+        return False
+    if sec == 60:  # the UTC time of a leap second is 23:59:60
+        shift = 0 if sign is None else (1 if sign == "-" else -1) * (int(off_h) * 60 + int(off_m))
+        return (h * 60 + m + shift) % 1440 == 23 * 60 + 59
     return True
 
 
-def _is_datetime(value: str) -> bool:
-    from rfc3339_validator import validate_rfc3339
+def is_email(value: str, idn: bool = False) -> bool:
+    """Whether ``value`` is an RFC 5321 ``Mailbox`` (JSON Schema ``email``), or with ``idn``
+    an RFC 6531 one (``idn-email``: UTF-8 in the local part, U-labels in the domain).
 
-    return bool(validate_rfc3339(value))
-
-
-def _is_email(value: str) -> bool:
-    from email_validator import EmailNotValidError, validate_email
-
-    try:
-        validate_email(value, check_deliverability=False)
-    except EmailNotValidError:
+    Local part: a dot-string or a quoted string, at most 64 octets. Domain: host names of any
+    suffix (special-use ones like ``corp.local`` included; nothing is looked up), at most 255
+    octets, or an address literal ``[192.0.2.1]`` / ``[IPv6:2001:db8::1]``. At most 254 octets.
+    """
+    if "@" not in value or len(value.encode("utf-8", "surrogatepass")) > 254:
         return False
+    local, domain = value.rsplit("@", 1)
+    dot_string, quoted = (_IDN_DOT_STRING, _IDN_QUOTED) if idn else (_DOT_STRING, _QUOTED)
+    if not (dot_string.fullmatch(local) or quoted.fullmatch(local)) or len(local.encode("utf-8", "surrogatepass")) > 64:
+        return False
+    if domain.startswith("[") and domain.endswith("]"):
+        literal = domain[1:-1]
+        try:
+            if literal[:5].lower() == "ipv6:":
+                ipaddress.IPv6Address(literal[5:])
+            else:
+                ipaddress.IPv4Address(literal)
+        except ValueError:
+            return False
+        return True
+    return _is_domain(domain, idn)
+
+
+def _is_domain(domain: str, idn: bool) -> bool:
+    if not domain or len(domain) > 255:
+        return False
+    for label in domain.split("."):
+        if not label.isascii():
+            if not idn:
+                return False
+            import idna
+
+            try:
+                label = idna.encode(label).decode("ascii")
+            except (idna.IDNAError, UnicodeError, ValueError):
+                return False
+        if not _LABEL.fullmatch(label):
+            return False
     return True
 
 
@@ -190,12 +261,8 @@ def _is_uri(value: str) -> bool:
 
 
 def _matches(pattern: str, value: str) -> bool:
-    import regex
-
-    try:
-        return regex.search(pattern, value, timeout=PATTERN_TIMEOUT_S) is not None
-    except TimeoutError:
-        return False
+    """JSON Schema ``pattern``: ECMA-262, unanchored, time-bounded (:mod:`.pattern`)."""
+    return _pattern_check(pattern, value) == Verdict.MATCH
 
 
 def build_content(spec: FormSpec, values: dict[str, Any]) -> dict[str, Any]:
@@ -212,11 +279,9 @@ def validate_content(spec: FormSpec, content: dict[str, Any]) -> list[Violation]
     This is the last gate before an ``accept`` is sent (MCP "Clients SHOULD validate all
     responses against the provided schema"). Returns every violation; empty when valid.
     """
-    from jsonschema import FormatChecker
-
     problems = [
         Violation("/" + "/".join(str(p) for p in err.absolute_path), err.message)
-        for err in _validator_class()(spec.schema, format_checker=FormatChecker()).iter_errors(content)
+        for err in _validator_class()(spec.schema, format_checker=_format_checker()).iter_errors(content)
     ]
     flagged = {v.path for v in problems}
     for field in spec.fields:  # what JSON Schema cannot say: our own policies
@@ -230,6 +295,23 @@ def validate_content(spec: FormSpec, content: dict[str, Any]) -> list[Violation]
 
 
 _VALIDATOR: Any = None
+_FORMATS: Any = None
+
+
+def _format_checker() -> Any:
+    """jsonschema's format checker with ``date``, ``date-time``, ``email`` and ``idn-email`` as
+    :func:`check_value` reads them (RFC 3339 in full, RFC 5321/6531), so the last gate and the
+    form agree on every value."""
+    global _FORMATS
+    if _FORMATS is None:
+        from jsonschema import FormatChecker
+
+        checker = FormatChecker()
+        for name, test in (("date", is_date), ("date-time", is_datetime), ("email", is_email),
+                           ("idn-email", lambda v: is_email(v, idn=True))):
+            checker.checks(name)(lambda v, _t=test: not isinstance(v, str) or _t(v))
+        _FORMATS = checker
+    return _FORMATS
 
 
 def _validator_class() -> Any:
@@ -283,7 +365,7 @@ def describe_constraints(spec: FieldSpec) -> str:
         parts.append(Message(QT_TRANSLATE_NOOP("Validation", "At least {count} characters."), count=spec.min_length))
     elif spec.max_length is not None:
         parts.append(Message(QT_TRANSLATE_NOOP("Validation", "At most {count} characters."), count=spec.max_length))
-    if spec.format == "email":
+    if spec.format in ("email", "idn-email"):
         parts.append(Message(QT_TRANSLATE_NOOP("Validation", "An email address.")))
     elif spec.format == "uri":
         parts.append(Message(QT_TRANSLATE_NOOP("Validation", "A web address.")))
@@ -307,9 +389,14 @@ def looks_secret(spec: FieldSpec) -> bool:
     """Whether a field seems to ask for a secret (password, token, API key, card number).
 
     MCP 2025-11-25 "Form mode": servers MUST NOT request sensitive information through form
-    mode; the dialog warns when this heuristic matches.
+    mode; the dialog warns when this heuristic matches. Judged by what the field asks for: its
+    name and title, for a field that takes text or a number (DESIGN.md "UI rules"); never by
+    words in its description ("do not give us your pin" asks for no pin), nor for a choice,
+    a date or a yes/no.
     """
-    text = " ".join(filter(None, (spec.name, spec.title, spec.description)))
+    if spec.kind not in (FieldKind.TEXT, FieldKind.NUMBER, FieldKind.INTEGER):
+        return False
+    text = " ".join(filter(None, (spec.name, spec.title)))
     text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)  # apiKey -> api Key
     text = re.sub(r"[\W_]+", " ", text).lower()  # user_pin -> user pin
     return bool(_SECRET_RE.search(text))

@@ -2,8 +2,8 @@
 
 Used by the tests and by the headless demo (``elicit-tray serve --scripted-user PLAN``).
 Steps use the vocabulary of ``shared/cases`` (``do``): ``type``, ``clear``, ``pick``,
-``toggle``, ``check``/``uncheck`` (``options``, ``only``), ``submit``, ``decline``,
-``escape``, ``close``, ``open``.
+``toggle``, ``check``/``uncheck`` (``options``, ``only``), ``paste`` (``text``, ``repeat``:
+through the clipboard and Ctrl+V), ``submit``, ``decline``, ``escape``, ``close``, ``open``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QWidget
 
 from .base import ElicitationDialog
-from .widgets import ComboSelect, MultiSelect, RadioSelect
+from .widgets import ComboSelect, MultiSelect, RadioSelect, TriStateBoolean
 
 __all__ = ["perform", "ScriptPlan", "ScriptedUser", "TERMINAL_STEPS"]
 
@@ -62,6 +62,13 @@ def perform(dialog: ElicitationDialog, steps: list[dict[str, Any]],
             target = _row(dialog, step["field"]).adapter.focus_target
             target.setFocus()
             QTest.keyClicks(target, step["text"])
+        elif do == "paste":  # the clipboard's text, whatever it holds (newlines too), with Ctrl+V
+            from PySide6.QtGui import QGuiApplication
+
+            target = _row(dialog, step["field"]).adapter.focus_target
+            target.setFocus()
+            QGuiApplication.clipboard().setText(step["text"] * int(step.get("repeat", 1)))
+            _press(target, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
         elif do == "clear":
             target = _row(dialog, step["field"]).adapter.focus_target
             target.setFocus()
@@ -71,9 +78,15 @@ def perform(dialog: ElicitationDialog, steps: list[dict[str, Any]],
         elif do == "pick":
             _pick(_row(dialog, step["field"]).adapter, step["option"])
         elif do == "toggle":
-            box = _row(dialog, step["field"]).adapter.focus_target
+            adapter = _row(dialog, step["field"]).adapter
+            box = adapter.focus_target
             box.setFocus()
-            _press(box, Qt.Key.Key_Space)
+            if isinstance(adapter, TriStateBoolean):  # not set -> yes -> no -> not set
+                buttons = [b for b, _ in adapter.states]
+                after = buttons[(next(i for i, b in enumerate(buttons) if b.isChecked()) + 1) % len(buttons)]
+                QTest.mouseClick(after, Qt.MouseButton.LeftButton, pos=after.rect().topLeft() + _inset())
+            else:
+                _press(box, Qt.Key.Key_Space)
         elif do in ("check", "uncheck"):
             adapter = _row(dialog, step["field"]).adapter
             if not isinstance(adapter, MultiSelect):

@@ -13,7 +13,7 @@ import contextlib
 import datetime as _dt
 from typing import Any, Callable, Iterator
 
-from PySide6.QtCore import QDate, QDateTime, QEvent, QObject, Qt, QTime, Signal
+from PySide6.QtCore import QDate, QDateTime, QEvent, QObject, Qt, QTime, QTimeZone, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -41,8 +41,11 @@ __all__ = ["FieldWidget", "WidgetRegistry", "registry", "RADIO_MAX_OPTIONS", "es
 
 #: A required single-select with at most this many options is a radio group, else a combo box.
 RADIO_MAX_OPTIONS = 4
-#: Sentinel date meaning "no date" in the date pickers (shown as the empty special text).
-_NO_DATE = QDate(1753, 1, 1)
+#: Sentinel date meaning "no date" in the date pickers (shown as the empty special text): Qt's
+#: earliest picker date, so every date from 0100-01-02 on can be shown.
+_NO_DATE = QDate(100, 1, 1)
+#: Most characters a line edit holds (Qt's default, 32,767, silently cut longer text).
+TEXT_CAPACITY = 2**31 - 1
 
 
 def escape_mnemonic(text: str) -> str:
@@ -191,8 +194,9 @@ class TextField(FieldWidget):
     def __init__(self, spec: FieldSpec):
         super().__init__(spec)
         edit = QLineEdit()
+        edit.setMaxLength(TEXT_CAPACITY)  # never cut: a value over maxLength gets its error instead
         edit.setClearButtonEnabled(self.clear_button)
-        if spec.format == "email":
+        if spec.format in ("email", "idn-email"):
             edit.setInputMethodHints(Qt.InputMethodHint.ImhEmailCharactersOnly)
             edit.setPlaceholderText("name@example.com")
         elif spec.format == "uri":
@@ -243,8 +247,8 @@ class NumberField(TextField):
 class BooleanField(FieldWidget):
     """A ``QCheckBox`` labelled with the title.
 
-    An optional boolean without a default is "not given" until the user toggles it; a
-    required one always sends its visible state.
+    For a required boolean, or one with a default: it always sends its visible state (an
+    optional one without a default is a :class:`TriStateBoolean`).
     """
 
     labels_itself = True
@@ -272,6 +276,50 @@ class BooleanField(FieldWidget):
         self.box.blockSignals(True)
         self.box.setChecked(bool(value))
         self.box.blockSignals(False)
+
+
+class TriStateBoolean(FieldWidget):
+    """An optional boolean without a default: three radio buttons, "Not set" (checked at
+    first: nothing is sent), "Yes" (``true``) and "No" (``false``), so each answer is one
+    deliberate choice (issue 12 §1)."""
+
+    single_control = False
+
+    def __init__(self, spec: FieldSpec):
+        super().__init__(spec)
+        box = QGroupBox()
+        box.setFlat(True)
+        box.setStyleSheet("QGroupBox { border: none; margin: 0; padding: 0; }")
+        layout = QHBoxLayout(box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.group = QButtonGroup(box)
+        self.group.setExclusive(True)
+        self.states: list[tuple[QRadioButton, bool | None]] = []
+        for text, state in ((translate("Widgets", "Not set"), None), (translate("Widgets", "Yes"), True),
+                            (translate("Widgets", "No"), False)):
+            button = QRadioButton(text)
+            self.group.addButton(button)
+            layout.addWidget(button)
+            self.states.append((button, state))
+        layout.addStretch(1)
+        self.states[0][0].setChecked(True)
+        self.group.buttonToggled.connect(self._toggled)
+        self.widget = box
+        self.focus_target = self.states[0][0]
+        self.controls = [b for b, _ in self.states]
+
+    def _toggled(self, button: QAbstractButton, on: bool) -> None:
+        if on:
+            self.focus_target = button
+            self.changed.emit()
+
+    def value(self) -> tuple[Any, str | None]:
+        return next(state for button, state in self.states if button.isChecked()), None
+
+    def set_value(self, value: Any) -> None:
+        for button, state in self.states:
+            if state is value:
+                button.setChecked(True)
 
 
 _MODIFIER_KEYS = frozenset({Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_AltGr,
@@ -326,8 +374,9 @@ class _DatePart(FieldWidget):
         edit = self.editor_class()
         edit.setCalendarPopup(True)
         edit.setSpecialValueText(translate("Widgets", "Not set"))
-        edit.setMinimumDate(_NO_DATE)
         self.edit = edit
+        self._setup(edit)
+        edit.setMinimumDate(_NO_DATE)
         self._clear()
         edit.installEventFilter(self)
         edit.dateTimeChanged.connect(self.changed)
@@ -335,6 +384,7 @@ class _DatePart(FieldWidget):
         row = QHBoxLayout(box)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(edit, 1)
+        self._add_beside(row)
         self.clear_button: QToolButton | None = None
         if not spec.required:
             clear = QToolButton()
@@ -347,8 +397,19 @@ class _DatePart(FieldWidget):
         self.focus_target = edit
         self.controls = [edit]
 
+    def _setup(self, edit: QDateEdit | QDateTimeEdit) -> None:
+        """Configure the picker before anything is shown in it."""
+
+    def _add_beside(self, row: QHBoxLayout) -> None:
+        """Add what a kind shows right of the picker (the date-time's offset)."""
+
     def _clear(self) -> None:
         self.edit.setDateTime(QDateTime(_NO_DATE, QTime(0, 0)))
+
+    def _start(self) -> QDateTime:
+        """Where editing from "Not set" starts: this hour today, local time."""
+        now = QDateTime.currentDateTime()
+        return QDateTime(now.date(), QTime(now.time().hour(), 0))
 
     def tab_chain(self) -> list[QWidget]:
         return [self.edit] + ([self.clear_button] if self.clear_button is not None else [])
@@ -366,8 +427,7 @@ class _DatePart(FieldWidget):
                                         Qt.Key.Key_Return, Qt.Key.Key_Enter)
                 and not event.modifiers() & (Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier))
             if starts:
-                now = QDateTime.currentDateTime()
-                self.edit.setDateTime(QDateTime(now.date(), QTime(now.time().hour(), 0)))
+                self.edit.setDateTime(self._start())
                 first = self.edit.sectionAt(0)  # typing then writes the year, "-" moves on
                 self.edit.setCurrentSection(first)
                 self.edit.setSelectedSection(first)
@@ -391,27 +451,122 @@ class DateField(_DatePart):
             self.edit.setDate(QDate.fromString(value, "yyyy-MM-dd"))
 
 
+def _parse_rfc3339(value: str) -> tuple[QDate, QTime, _dt.timedelta, bool] | None:
+    """``(date, time to the second, offset, exact)`` of an RFC 3339 date-time; ``exact`` is
+    False when the picker cannot show it as it is (a fraction of a second, a leap second)."""
+    import re
+
+    found = re.fullmatch(r"(\d{4})-(\d\d)-(\d\d)[Tt](\d\d):(\d\d):(\d\d)(\.\d+)?(?:[Zz]|([+-])(\d\d):(\d\d))", value)
+    if not found:
+        return None
+    y, mo, d, h, mi, sec = (int(g) for g in found.groups()[:6])
+    fraction, sign, oh, om = found.groups()[6:]
+    offset = _dt.timedelta(0) if sign is None else (1 if sign == "+" else -1) * _dt.timedelta(hours=int(oh), minutes=int(om))
+    date = QDate(y, mo, d)
+    exact = date.isValid() and date > _NO_DATE and sec < 60 and fraction is None
+    return date, QTime(h, mi, min(sec, 59)), offset, exact
+
+
+def picker_shows(spec: FieldSpec) -> bool:
+    """Whether the date/date-time picker can show ``spec.default`` exactly (dates after
+    0100-01-01, whole seconds); otherwise the field is a validated text field."""
+    if spec.default is None:
+        return True
+    if spec.kind is FieldKind.DATE:
+        date = QDate.fromString(spec.default, "yyyy-MM-dd")
+        return date.isValid() and date > _NO_DATE
+    parsed = _parse_rfc3339(spec.default)
+    return parsed is not None and parsed[3]
+
+
+def _offset_text(offset: _dt.timedelta) -> str:
+    minutes = int(offset.total_seconds()) // 60
+    sign = "+" if minutes >= 0 else "-"
+    return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
 class DateTimeField(_DatePart):
-    """``format: date-time`` -> RFC 3339 local time with seconds and offset."""
+    """``format: date-time`` -> RFC 3339 with seconds and offset.
+
+    The picker shows wall-clock time in the field's frame: the default's own offset when there
+    is a default (so an untouched ``…02:30:00+01:00`` stays ``+01:00`` even in the repeated
+    hour of a DST change), else local time. The offset is shown beside the picker
+    (``UTC+01:00``) whenever it is not the local one at that instant, or local time is
+    ambiguous there. An untouched default is sent back as the exact string received.
+    """
 
     editor_class = _DateTimeEdit
 
     def __init__(self, spec: FieldSpec):
         super().__init__(spec)
         self.edit.setDisplayFormat("yyyy-MM-dd HH:mm:ss")
+        self.edit.dateTimeChanged.connect(self._show_offset)
+
+    def _setup(self, edit: QDateEdit | QDateTimeEdit) -> None:
+        #: The frame: a fixed offset (from the default), or ``None`` for local time.
+        self.offset: _dt.timedelta | None = None
+        self._untouched: tuple[QDateTime, str] | None = None
+        edit.setTimeZone(QTimeZone.utc())  # a plain wall clock: no local DST gap can shift it
+
+    def _add_beside(self, row: QHBoxLayout) -> None:
+        self.offset_label = QLabel()
+        self.offset_label.setObjectName(f"field-{self.spec.name}-offset")
+        self.offset_label.hide()
+        row.addWidget(self.offset_label)
+
+    def _clear(self) -> None:
+        self.edit.setDateTime(QDateTime(_NO_DATE, QTime(0, 0), QTimeZone.utc()))
+
+    def _start(self) -> QDateTime:
+        now = _dt.datetime.now(_dt.timezone(self.offset) if self.offset is not None else None)
+        return QDateTime(QDate(now.year, now.month, now.day), QTime(now.hour, 0), QTimeZone.utc())
+
+    def _wall(self) -> _dt.datetime:
+        shown = self.edit.dateTime()
+        date, time = shown.date(), shown.time()
+        return _dt.datetime(date.year(), date.month(), date.day(), time.hour(), time.minute(), time.second())
+
+    def _aware(self) -> _dt.datetime:
+        wall = self._wall()
+        if self.offset is not None:
+            return wall.replace(tzinfo=_dt.timezone(self.offset))
+        return wall.astimezone()  # local time; the first of a repeated hour
+
+    def shown_offset(self) -> str:
+        """The offset text beside the picker now (``""`` when it is the local one)."""
+        if self.is_empty():
+            return ""
+        try:
+            aware = self._aware()
+            local = aware.astimezone().utcoffset()
+            wall = self._wall()
+            ambiguous = wall.replace(fold=0).astimezone().utcoffset() != wall.replace(fold=1).astimezone().utcoffset()
+        except (OverflowError, ValueError, OSError):  # outside what the C library converts
+            return _offset_text(self.offset) if self.offset is not None else ""
+        sent = aware.utcoffset()
+        assert sent is not None
+        return _offset_text(sent) if (sent != local or ambiguous) else ""
+
+    def _show_offset(self) -> None:
+        text = self.shown_offset()
+        self.offset_label.setText(text)
+        self.offset_label.setVisible(bool(text))
 
     def value(self) -> tuple[Any, str | None]:
         if self.is_empty():
             return None, None
-        local = self.edit.dateTime().toPython().replace(microsecond=0)
-        return local.astimezone().isoformat(timespec="seconds"), None
+        if self._untouched is not None and self.edit.dateTime() == self._untouched[0]:
+            return self._untouched[1], None
+        return self._aware().isoformat(timespec="seconds"), None
 
     def set_value(self, value: Any) -> None:
-        if value:
-            parsed = _dt.datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
-            if parsed.tzinfo is not None:
-                parsed = parsed.astimezone().replace(tzinfo=None)
-            self.edit.setDateTime(QDateTime(parsed))
+        parsed = _parse_rfc3339(value) if value else None
+        if parsed is None:
+            return
+        date, time, self.offset, _exact = parsed
+        self.edit.setDateTime(QDateTime(date, time, QTimeZone.utc()))
+        self._untouched = (self.edit.dateTime(), value)
+        self._show_offset()
 
 
 class ComboSelect(FieldWidget):
@@ -532,7 +687,9 @@ class WidgetRegistry:
     """Maps a :class:`FieldSpec` to its widget adapter.
 
     ``pick(spec)`` precedence: (1) a single-select that is required and has at most
-    :data:`RADIO_MAX_OPTIONS` options -> ``"radio"``; (2) the entry for ``spec.kind``.
+    :data:`RADIO_MAX_OPTIONS` options -> ``"radio"``; (2) an optional boolean without a default
+    -> ``"tristate"``; (3) a date or date-time whose default no picker can show exactly
+    (:func:`picker_shows`) -> the ``TEXT`` entry; (4) the entry for ``spec.kind``.
     ``override(key, factory)`` swaps an entry temporarily (tests).
     """
 
@@ -546,6 +703,7 @@ class WidgetRegistry:
             FieldKind.DATETIME: DateTimeField,
             FieldKind.SINGLE_SELECT: ComboSelect,
             "radio": RadioSelect,
+            "tristate": TriStateBoolean,
             FieldKind.MULTI_SELECT: MultiSelect,
         }
 
@@ -553,6 +711,10 @@ class WidgetRegistry:
         """The table key ``spec`` resolves to (see the precedence above)."""
         if spec.kind is FieldKind.SINGLE_SELECT and spec.required and len(spec.options) <= RADIO_MAX_OPTIONS:
             return "radio"
+        if spec.kind is FieldKind.BOOLEAN and not spec.required and spec.default is None:
+            return "tristate"
+        if spec.kind in (FieldKind.DATE, FieldKind.DATETIME) and not picker_shows(spec):
+            return FieldKind.TEXT  # a default no picker can show exactly is kept as typed text
         return spec.kind
 
     def pick(self, spec: FieldSpec, label_text: str | None = None) -> FieldWidget:
