@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Union
 
 from .schema import FormSpec, SchemaError, Violation, parse_requested_schema
+from .schema.pattern import MAX_PATTERN_CHARS
 
 if TYPE_CHECKING:
     from .urlcheck import UrlAnalysis
@@ -23,7 +24,7 @@ __all__ = [
     "Requester", "Peer", "ElicitationRequest", "ParamsError", "parse_elicit_params",
     "Accepted", "Declined", "Cancelled", "Failed", "Outcome", "outcome_to_result", "MODES",
     "MAX_MESSAGE_CHARS", "MAX_TEXT_CHARS", "MAX_PROPERTIES", "MAX_OPTIONS", "MAX_URL_CHARS",
-    "limit_violations", "MAX_CMDLINE_BYTES",
+    "limit_violations", "MAX_CMDLINE_BYTES", "MAX_FORM_OPTIONS", "MAX_PATTERN_CHARS",
 ]
 
 #: Elicitation modes we render (MCP 2025-11-25 ``ElicitRequestParams.mode``).
@@ -40,6 +41,11 @@ MAX_TEXT_CHARS = 1_000
 MAX_PROPERTIES = 256
 #: Most options in one ``enum``, ``enumNames``, ``oneOf`` or ``anyOf`` list.
 MAX_OPTIONS = 200
+#: Most options in one form, all its selects together (a ``$ref`` counts each time it is used):
+#: every option of a multi-select is a widget, so this bounds what one request builds
+#: (issue 11 §1: 256 fields x 200 options stalled the app 8.2 s; at this limit a form builds in
+#: about 0.2 s of batched UI-thread work and under 20 MiB).
+MAX_FORM_OPTIONS = 512
 #: Longest ``url`` (URL mode), in characters.
 MAX_URL_CHARS = 8_192
 #: Most bytes of a requesting process's arguments read from ``/proc/<pid>/cmdline``.
@@ -240,6 +246,24 @@ def _esc(part: str) -> str:
     return "/" + part.replace("~", "~0").replace("/", "~1")
 
 
+def _option_count(schema: dict[str, Any], prop: Any) -> int:
+    """How many options property ``prop`` shows: its ``enum``/``oneOf``, or its ``items``'
+    ``enum``/``anyOf``/``oneOf``, after following local ``$ref`` (a few hops, as the parser)."""
+    for _ in range(5):
+        if not (isinstance(prop, dict) and isinstance(prop.get("$ref"), str)):
+            break
+        from urllib.parse import unquote
+
+        tokens = [unquote(t).replace("~1", "/").replace("~0", "~") for t in prop["$ref"][2:].split("/")]
+        section, name = tokens[0], "/".join(tokens[1:])  # read as the parser reads it
+        target = schema.get(section)
+        prop = target.get(name) if isinstance(target, dict) else None
+    if not isinstance(prop, dict):
+        return 0
+    holder = prop.get("items") if isinstance(prop.get("items"), dict) else prop
+    return sum(len(holder[key]) for key in ("enum", "oneOf", "anyOf") if isinstance(holder.get(key), list))
+
+
 def limit_violations(params: dict[str, Any]) -> list[Violation]:
     """Every way ``params`` exceeds the request limits or holds a NUL character (U+0000).
 
@@ -269,6 +293,11 @@ def limit_violations(params: dict[str, Any]) -> list[Violation]:
             and len(schema["properties"]) > MAX_PROPERTIES:
         problems.append(Violation("/requestedSchema/properties",
                                   f"more than {MAX_PROPERTIES} properties ({len(schema['properties'])})"))
+    elif isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
+        options = sum(_option_count(schema, prop) for prop in schema["properties"].values())
+        if options > MAX_FORM_OPTIONS:
+            problems.append(Violation("/requestedSchema/properties",
+                                      f"more than {MAX_FORM_OPTIONS} options in the form ({options})"))
     # One walk over all of params: NUL anywhere; inside requestedSchema, the text limits.
     stack: list[tuple[Any, str, str | None, bool]] = [(params, "", None, False)]
     while stack:
@@ -282,6 +311,8 @@ def limit_violations(params: dict[str, Any]) -> list[Violation]:
                 problems.append(Violation(path, "contains a NUL character (U+0000)"))
             elif in_schema and too_long(node, MAX_TEXT_CHARS) and parent_key in _TEXT_KEYS | {"enum", "enumNames"}:
                 problems.append(Violation(path, f"longer than {MAX_TEXT_CHARS} characters ({len(node)})"))
+            elif in_schema and parent_key == "pattern" and too_long(node, MAX_PATTERN_CHARS):
+                problems.append(Violation(path, f"longer than {MAX_PATTERN_CHARS} characters ({len(node)})"))
             continue
         if in_schema and parent_key in _OPTION_LISTS and isinstance(node, list) and len(node) > MAX_OPTIONS:
             problems.append(Violation(path, f"more than {MAX_OPTIONS} options ({len(node)})"))

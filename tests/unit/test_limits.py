@@ -15,8 +15,10 @@ import pytest
 
 from elicit_tray import elicitation
 from elicit_tray.elicitation import (
+    MAX_FORM_OPTIONS,
     MAX_MESSAGE_CHARS,
     MAX_OPTIONS,
+    MAX_PATTERN_CHARS,
     MAX_PROPERTIES,
     MAX_TEXT_CHARS,
     MAX_URL_CHARS,
@@ -175,6 +177,51 @@ def test_a_request_exactly_at_every_limit_is_accepted() -> None:
     request = elicitation.parse_elicit_params(params)
     assert len(request.form.fields) == MAX_PROPERTIES
     assert limit_violations({"mode": "url", "message": "m", "url": "h" * MAX_URL_CHARS}) == []
+
+
+def _options_form(counts: list[int], multi: bool = True) -> dict[str, Any]:
+    def prop(n: int) -> dict[str, Any]:
+        enum = [f"o{j}" for j in range(n)]
+        return {"type": "array", "items": {"enum": enum}} if multi else {"type": "string", "enum": enum}
+    return _form(properties={f"f{i}": prop(n) for i, n in enumerate(counts)})
+
+
+def test_options_per_form_are_limited_in_total_refs_counted_each_time() -> None:
+    """Issue 11 §1: 256 multi-selects x 200 options (51,200 checkboxes from a legal 389 KiB
+    request) stalled the app 8.2 s. The options of all fields together are bounded."""
+    assert MAX_FORM_OPTIONS == 512
+    assert limit_violations(_options_form([200, 200, 112])) == []
+    over = [Violation("/requestedSchema/properties", "more than 512 options in the form (513)")]
+    assert limit_violations(_options_form([200, 200, 113])) == over
+    assert limit_violations(_options_form([2] * 256 + [1], multi=False)) == [
+        Violation("/requestedSchema/properties", "more than 256 properties (257)")]
+    assert limit_violations(_options_form([200] * 256)) == [
+        Violation("/requestedSchema/properties", "more than 512 options in the form (51200)")]
+    shared = {"$defs": {"o": {"type": "string", "oneOf": [{"const": str(i)} for i in range(200)]}},
+              "properties": {"a": {"$ref": "#/$defs/o"}, "b": {"$ref": "#/$defs/o"}, "c": {"$ref": "#/%24defs/o"}}}
+    assert limit_violations(_form(**shared)) == [
+        Violation("/requestedSchema/properties", "more than 512 options in the form (600)")]
+    with pytest.raises(elicitation.ParamsError) as caught:
+        elicitation.parse_elicit_params(_options_form([200, 200, 113]))
+    assert caught.value.violations == over
+
+
+def test_a_pattern_is_limited_in_length_at_its_path() -> None:
+    assert MAX_PATTERN_CHARS == 1_000
+    ok = _form(properties={"a": {"type": "string", "pattern": "a" * 1000}})
+    assert limit_violations(ok) == []
+    long = _form(properties={"a": {"type": "string", "pattern": "a" * 1001}})
+    assert limit_violations(long) == [
+        Violation("/requestedSchema/properties/a/pattern", "longer than 1000 characters (1001)")]
+
+
+def test_the_new_limits_are_in_the_readme_table() -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "| options in one form, all fields together (a `$ref` counts each time it is used) | 512 | " \
+           "-32602 `/requestedSchema/properties` |" in readme
+    assert "| `pattern` | 1,000 characters; an ECMA-262 expression | -32602 at its path |" in readme
 
 
 def test_over_a_limit_nothing_else_is_checked() -> None:
