@@ -622,3 +622,13 @@ def test_a_confirmation_without_fields_has_no_empty_gap_above_its_buttons(aio):
     assert gap <= 3 * dialog.layout().spacing() + 4, gap  # the layout's own spacing, nothing more
     assert dialog.scroll.height() <= content.sizeHint().height() + 4
     tray.disconnect(channel)
+
+
+def test_a_long_url_dialog_opens_tall_enough_to_show_everything_without_scrolling(aio):
+    url = ("https://averyveryveryveryveryveryveryverylongsubdomain.andanotherverylonglabelhere-to-push-it.login."
+           "example-identity-provider.com/oauth2/authorize?client_id=abcdefghijklmnopqrstuvwxyz0123456789"
+           "&redirect_uri=https%3A%2F%2Fapp.example.com%2Fcallback&state=Zm9v{x}")
+    tray = Tray(aio)
+    channel, dialog = tray.ask({"mode": "url", "elicitationId": "e", "url": url, "message": "Connect"}, [])
+    assert dialog.scroll.verticalScrollBar().maximum() == 0  # the screen has room: nothing hides below
+    tray.disconnect(channel)

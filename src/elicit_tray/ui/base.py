@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSizePolicy,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -369,7 +370,10 @@ class ElicitationDialog(QDialog):
     def _needed_height(self, width: int) -> int:
         """The window height that shows all content at ``width``, capped at 90% of the screen."""
         margins = self.layout().contentsMargins()
-        needed = _content_height(self.scroll.widget(), width - margins.left() - margins.right())
+        # Measured as if the scroll bar were there: text measured at the full width would wrap
+        # into more lines once a scroll bar takes its share, which then is needed after all.
+        scroll_bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        needed = _content_height(self.scroll.widget(), width - margins.left() - margins.right() - scroll_bar)
         # Its fixed height (set by _fit_box), not height(): that follows only when the layout runs.
         header = (self.header_scroll.minimumHeight() or self.header_scroll.height()) + self.layout().spacing()
         buttons = self.buttons.sizeHint().height() + self.layout().spacing()
