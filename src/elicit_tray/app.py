@@ -19,7 +19,11 @@ __all__ = ["serve", "EXIT_ALREADY_RUNNING", "EXIT_UNSAFE_SOCKET_DIR", "EXIT_SOCK
 
 log = logging.getLogger(__name__)
 
+#: Another instance answers on the socket, or holds its lock file ``<socket>.lock``.
 EXIT_ALREADY_RUNNING = 3
+#: The socket path cannot be used: its directory is not the user's with mode 0700, it names
+#: something other than a stale socket (a file, a directory, a link), it is too long for
+#: ``AF_UNIX``, or it cannot be created. One line on stderr says which and what to do.
 EXIT_UNSAFE_SOCKET_DIR = 4
 #: The descriptor passed by the service manager (LISTEN_FDS) is not a listening Unix socket.
 EXIT_SOCKET_ACTIVATION = 6
@@ -31,12 +35,15 @@ _IGNORED_QT_MESSAGES = ("This plugin does not support propagateSizeHints()", "Th
 
 
 def _quiet_platform_notices() -> None:
-    """Drop the offscreen plugin's no-op notices; every other Qt message goes to stderr."""
+    """Drop the offscreen plugin's no-op notices; every other Qt message goes to stderr, one line
+    with its control characters escaped (:func:`~elicit_tray.logs.escape_controls`)."""
     from PySide6.QtCore import qInstallMessageHandler
+
+    from .logs import escape_controls
 
     def handler(_kind: object, _context: object, message: str) -> None:
         if message not in _IGNORED_QT_MESSAGES:
-            print(message, file=sys.stderr, flush=True)
+            print(escape_controls(message), file=sys.stderr, flush=True)
 
     qInstallMessageHandler(handler)
 
@@ -59,7 +66,9 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
             messages and full URLs (off by default).
 
     Exit codes: 0 after Quit/SIGTERM, :data:`EXIT_ALREADY_RUNNING` when another instance answers
-    on the socket, :data:`EXIT_UNSAFE_SOCKET_DIR` when the socket directory is not private,
+    on the socket or holds its lock, :data:`EXIT_UNSAFE_SOCKET_DIR` when the socket path cannot be
+    used (directory not private, not a stale socket, too long, cannot be created: README "IPC
+    contract"),
     :data:`EXIT_SOCKET_ACTIVATION` when a socket passed by systemd (``LISTEN_FDS``) is unusable.
     With such a socket (``elicit-tray.socket``) the app serves on it instead of ``socket_path``.
     """
@@ -119,11 +128,14 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     except UnsafeDirectory as exc:
         failure = (f"refusing to start: {exc}", EXIT_UNSAFE_SOCKET_DIR)
     except OSError as exc:
-        if not inherited:
-            raise
-        failure = (f"cannot use the socket passed by the service manager: {exc}", EXIT_SOCKET_ACTIVATION)
+        if inherited:
+            failure = (f"cannot use the socket passed by the service manager: {exc}", EXIT_SOCKET_ACTIVATION)
+        else:
+            failure = (f"refusing to start: cannot use the socket path {socket_path}: {exc}", EXIT_UNSAFE_SOCKET_DIR)
     if failure is not None:
-        print(f"elicit-tray: {failure[0]}", file=sys.stderr)
+        from .logs import escape_controls
+
+        print(f"elicit-tray: {escape_controls(failure[0])}", file=sys.stderr)
         journal.close()
         return failure[1]
     journal.record("started", pid=os.getpid(), version=__version__, socket=str(socket_path), log_values=log_values,

@@ -7,18 +7,25 @@ The default path never lies in a directory another user could create first (issu
 ``$XDG_RUNTIME_DIR`` when it is a directory of ours that others cannot write, else
 ``/run/user/<uid>`` under the same condition, else a directory under the user's home (the
 platformdirs user state dir). There is no fallback to a shared temporary directory.
+
+What ``serve`` does with the path (issue 11 §3, README "IPC contract"): it creates only missing
+directories (mode 0700) and tightens only a directory it created itself; an existing directory
+must already be the user's with mode 0700 (:func:`ensure_private_dir`). It takes the instance
+lock ``<socket>.lock`` (:class:`InstanceLock`) before it looks at the socket path, so two
+instances started together cannot both run.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
 from pathlib import Path
 
-__all__ = ["ENV_SOCKET", "APP_DIR", "SOCKET_NAME", "MAX_SOCKET_PATH_BYTES", "RUN_USER_ROOT", "default_socket_path",
-           "default_socket_dir", "check_socket_path_length", "ensure_private_dir", "UnsafeDirectory",
-           "SocketPathTooLong"]
+__all__ = ["ENV_SOCKET", "APP_DIR", "SOCKET_NAME", "MAX_SOCKET_PATH_BYTES", "RUN_USER_ROOT", "LOCK_SUFFIX",
+           "default_socket_path", "default_socket_dir", "check_socket_path_length", "ensure_private_dir",
+           "lock_path", "InstanceLock", "LockHeld", "UnsafeDirectory", "UnsafeSocketPath", "SocketPathTooLong"]
 
 #: Environment variable that overrides the socket path (as ``--socket PATH`` does).
 ENV_SOCKET = "ELICIT_TRAY_SOCKET"
@@ -31,10 +38,22 @@ SOCKET_NAME = "socket"
 MAX_SOCKET_PATH_BYTES = 107 if sys.platform.startswith("linux") else 103
 #: Where systemd-logind (and elogind) make each user's runtime directory, ``<root>/<uid>``.
 RUN_USER_ROOT = "/run/user"
+#: The instance lock file is the socket path plus this suffix, beside the socket.
+LOCK_SUFFIX = ".lock"
 
 
 class UnsafeDirectory(RuntimeError):
     """The socket's directory is not owned by this user or is reachable by others."""
+
+
+class UnsafeSocketPath(UnsafeDirectory):
+    """The socket path names something that is not a stale socket of ours (a regular file, a
+    directory, a symbolic link, another user's socket...), or its lock file is not a private
+    regular file: nothing is removed, ``serve`` exits 4 with this message."""
+
+
+class LockHeld(RuntimeError):
+    """Another instance holds the lock of this socket path (``serve`` exits 3)."""
 
 
 class SocketPathTooLong(UnsafeDirectory):
@@ -108,22 +127,134 @@ def check_socket_path_length(path: Path) -> None:
             f"directory")
 
 
-def ensure_private_dir(directory: Path) -> None:
-    """Create ``directory`` with mode 0700 if missing; check an existing one.
+def ensure_private_dir(directory: Path) -> bool:
+    """Make sure ``directory`` is the user's own with mode 0700; returns whether it created it.
+
+    Missing directories (``directory`` and any missing parent) are created with mode 0700, and
+    only those are ever chmodded. An existing ``directory`` is never changed: it must be a real
+    directory (not a symbolic link) owned by the user that group and others can neither write
+    nor read, list or enter (mode 0700, the requesters check the same).
 
     Raises:
-        UnsafeDirectory: it exists but is owned by another user, is not a directory, or is
-            writable by group/others (it is then not fixed silently: someone else may have
-            made it).
+        UnsafeDirectory: it exists but is not a directory, is a symbolic link, is owned by
+            another user, or has any group/other permission (the message says what to do;
+            nothing is fixed silently: someone else may have made it, or it is e.g. ``$HOME``).
+        OSError: it cannot be created.
     """
-    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    missing: list[Path] = []
+    probe = Path(directory)
+    while not os.path.lexists(probe) and probe.parent != probe:
+        missing.append(probe)
+        probe = probe.parent
+    created: set[Path] = set()
+    for path in reversed(missing):
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            continue  # made meanwhile by someone else: checked like any existing directory
+        created.add(path)
+        if hasattr(os, "chmod"):
+            os.chmod(path, 0o700)  # whatever the umask: this one is ours
     info = directory.lstat()
+    if stat.S_ISLNK(info.st_mode):
+        raise UnsafeDirectory(f"{directory} is a symbolic link; the socket's directory must be a directory of yours "
+                              f"(mode 0700)")
     if not stat.S_ISDIR(info.st_mode):
         raise UnsafeDirectory(f"{directory} is not a directory")
     if hasattr(os, "getuid") and info.st_uid != os.getuid():
         raise UnsafeDirectory(f"{directory} is owned by uid {info.st_uid}, not by you (uid {os.getuid()})")
+    mode = stat.S_IMODE(info.st_mode)
     if info.st_mode & 0o022:
-        raise UnsafeDirectory(f"{directory} is writable by other users (mode {stat.S_IMODE(info.st_mode):o}); "
+        raise UnsafeDirectory(f"{directory} is writable by other users (mode {mode:o}); "
                               f"run: chmod 700 {directory}")
     if info.st_mode & 0o077:
-        os.chmod(directory, 0o700)  # ours and not writable by others: only tighten reading
+        raise UnsafeDirectory(f"{directory} can be read by other users (mode {mode:o}); the socket must be in a "
+                              f"directory only you can use: choose another --socket path, or run: chmod 700 "
+                              f"{directory}")
+    return directory in created
+
+
+def lock_path(socket_path: Path) -> Path:
+    """The instance lock file of ``socket_path``: ``<socket_path>.lock``, beside the socket."""
+    return socket_path.with_name(socket_path.name + LOCK_SUFFIX)
+
+
+class InstanceLock:
+    """An exclusive ``flock`` on :func:`lock_path` of a socket path: one ``serve`` per socket.
+
+    :meth:`acquire` opens the file (``O_NOFOLLOW``, created 0600, mode forced to 0600), checks it
+    is a regular file of the user's, and takes ``LOCK_EX | LOCK_NB``. The lock lives as long as
+    the descriptor (a killed instance releases it). :meth:`release` removes the file while
+    still holding the lock, then closes it; an instance that locked a file already removed this
+    way notices (the path no longer names what it locked) and tries again.
+    """
+
+    def __init__(self, socket_path: Path):
+        self.path = lock_path(Path(socket_path))
+        self.fd: int | None = None
+
+    @property
+    def held(self) -> bool:
+        """Whether this process holds the lock now."""
+        return self.fd is not None
+
+    def acquire(self) -> None:
+        """Take the lock (never waits).
+
+        Raises:
+            LockHeld: another process holds it.
+            UnsafeSocketPath: the lock path is a symbolic link, not a regular file, or another
+                user's file.
+            OSError: it cannot be created.
+        """
+        import fcntl
+
+        flags = (os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+                 | getattr(os, "O_NONBLOCK", 0))
+        for _attempt in range(16):
+            try:
+                fd = os.open(self.path, flags, 0o600)
+            except OSError as exc:
+                if exc.errno == errno.ELOOP or os.path.islink(self.path):
+                    raise UnsafeSocketPath(f"the lock file {self.path} is a symbolic link; remove it") from None
+                if exc.errno in (errno.EISDIR, errno.ENXIO):
+                    raise UnsafeSocketPath(f"the lock file {self.path} is not a regular file; remove it") from None
+                raise
+            try:
+                info = os.fstat(fd)
+                if not stat.S_ISREG(info.st_mode):
+                    raise UnsafeSocketPath(f"the lock file {self.path} is not a regular file; remove it")
+                if hasattr(os, "getuid") and info.st_uid != os.getuid():
+                    raise UnsafeSocketPath(f"the lock file {self.path} is owned by uid {info.st_uid}, not by you")
+                if stat.S_IMODE(info.st_mode) != 0o600:
+                    os.fchmod(fd, 0o600)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    raise LockHeld(f"another instance holds {self.path}") from None
+                try:
+                    now = os.lstat(self.path)
+                except FileNotFoundError:
+                    now = None
+                if now is None or (now.st_dev, now.st_ino) != (info.st_dev, info.st_ino):
+                    os.close(fd)  # the previous holder removed it on release: lock the new one
+                    continue
+            except BaseException:
+                os.close(fd)
+                raise
+            self.fd = fd
+            return
+        raise LockHeld(f"{self.path} keeps being replaced")
+
+    def release(self) -> None:
+        """Remove the lock file and release the lock (no-op when not held). Raises nothing."""
+        if self.fd is None:
+            return
+        try:
+            info, now = os.fstat(self.fd), os.lstat(self.path)
+            if (now.st_dev, now.st_ino) == (info.st_dev, info.st_ino):
+                os.unlink(self.path)
+        except OSError:
+            pass
+        os.close(self.fd)
+        self.fd = None

@@ -80,7 +80,9 @@ def conn(tray: TrayProcess) -> Iterator[Conn]:
 @pytest.mark.parametrize(("line", "expected_id"), [
     (b"{not json\n", None),
     (b'{"jsonrpc": "2.0", "id": 9, "method": "ping", \n', 9),
-], ids=["garbage", "truncated-with-readable-id"])
+    (b'{"jsonrpc": "2.0", "method": "ping", "params": {"id": 7}, \n', None),  # issue 11 §3: never a nested id
+    (b'{"jsonrpc": "2.0", "params": {"id": 7}, "id": "own", \n', "own"),
+], ids=["garbage", "truncated-with-readable-id", "nested-id-only", "own-id-after-a-nested-one"])
 def test_a_line_that_is_not_json_gets_a_parse_error_and_the_connection_stays_usable(
         tray: TrayProcess, conn: Conn, line: bytes, expected_id: Any) -> None:
     conn.send_raw(line)

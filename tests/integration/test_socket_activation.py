@@ -160,3 +160,22 @@ def test_a_descriptor_that_is_not_a_listening_socket_is_refused(manager) -> None
                              env=tray_env())
     assert out.returncode == 6, out.stderr  # EXIT_SOCKET_ACTIVATION
     assert "not a listening Unix stream socket" in out.stderr
+
+
+def test_a_manual_serve_while_the_activated_app_runs_exits_3_and_leaves_the_socket(manager) -> None:
+    """Issue 11 §3: the activated app takes no lock (systemd starts one instance); a manual
+    ``serve`` on the same path takes the lock, finds the socket live, exits 3 and leaves nothing."""
+    scratch, listener = manager
+    path = Path(listener.getsockname())
+    proc, err = activate(scratch, listener)
+    try:
+        manual = subprocess.run([sys.executable, "-m", "elicit_tray", "--socket", str(path), "serve"],
+                                stdin=subprocess.DEVNULL, capture_output=True, env=tray_env(), timeout=START_TIMEOUT_S)
+        assert (manual.returncode, manual.stderr.decode()) == (
+            3, f"elicit-tray: elicit-tray is already running (socket {path})\n")
+        assert sorted(p.name for p in path.parent.iterdir()) == ["socket"]  # its lock file went with it
+        with Conn(path) as conn:
+            assert conn.call(1, "ping") == {"jsonrpc": "2.0", "id": 1, "result": {}}
+    finally:
+        assert stop(proc) == 0, err.read_text()
+    assert sorted(p.name for p in path.parent.iterdir()) == ["socket"]

@@ -9,6 +9,7 @@ no ``/tmp`` fallback any more.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -147,3 +148,80 @@ def test_a_path_of_107_bytes_fits_and_108_bytes_is_refused_with_what_to_do() -> 
 def test_the_length_counts_bytes_not_characters() -> None:
     with pytest.raises(SocketPathTooLong):
         check_socket_path_length(Path("/" + "é" * 54))  # 54 characters, 109 bytes
+
+
+# -- the socket's directory and the instance lock (issue 11 §3) -----------------------------------------
+
+def test_missing_directories_are_created_0700_and_reported_as_created(tmp_path: Path) -> None:
+    target = tmp_path / "a" / "b" / "run"
+    assert paths.ensure_private_dir(target) is True
+    assert [stat.S_IMODE(p.stat().st_mode) for p in (tmp_path / "a", tmp_path / "a" / "b", target)] == [0o700] * 3
+    assert paths.ensure_private_dir(target) is False  # exists now: checked, not created
+
+
+@pytest.mark.parametrize("mode", [0o750, 0o755, 0o701, 0o711])
+def test_an_existing_directory_others_can_read_or_enter_is_refused_and_never_chmodded(
+        tmp_path: Path, mode: int) -> None:
+    home = _dir(tmp_path / "home", mode)  # e.g. --socket ~/x.sock
+    with pytest.raises(UnsafeDirectory) as caught:
+        paths.ensure_private_dir(home)
+    assert str(caught.value) == (
+        f"{home} can be read by other users (mode {mode:o}); the socket must be in a directory only you can "
+        f"use: choose another --socket path, or run: chmod 700 {home}")
+    assert stat.S_IMODE(home.stat().st_mode) == mode
+
+
+@pytest.mark.parametrize("mode", [0o770, 0o777, 0o1777])
+def test_an_existing_directory_others_can_write_is_refused_and_never_chmodded(tmp_path: Path, mode: int) -> None:
+    shared = _dir(tmp_path / "shared", mode)
+    with pytest.raises(UnsafeDirectory, match="is writable by other users"):
+        paths.ensure_private_dir(shared)
+    assert stat.S_IMODE(shared.stat().st_mode) == mode
+
+
+def test_a_symlink_as_the_directory_is_refused(tmp_path: Path) -> None:
+    real = _dir(tmp_path / "real", 0o700)
+    (tmp_path / "link").symlink_to(real)
+    with pytest.raises(UnsafeDirectory, match="is a symbolic link"):
+        paths.ensure_private_dir(tmp_path / "link")
+
+
+def test_the_lock_file_is_beside_the_socket_0600_and_exclusive(tmp_path: Path) -> None:
+    sock = _dir(tmp_path / "run", 0o700) / "x.sock"
+    first, second = paths.InstanceLock(sock), paths.InstanceLock(sock)
+    assert first.path == paths.lock_path(sock) == tmp_path / "run" / "x.sock.lock"
+    first.acquire()
+    assert first.held and stat.S_IMODE(first.path.stat().st_mode) == 0o600
+    with pytest.raises(paths.LockHeld, match=f"another instance holds {first.path}"):
+        second.acquire()
+    assert not second.held
+    first.release()
+    assert not first.held and not first.path.exists()  # removed while still held
+    second.acquire()
+    assert second.held
+    second.release()
+
+
+def test_an_existing_lock_file_gets_mode_0600(tmp_path: Path) -> None:
+    sock = _dir(tmp_path / "run", 0o700) / "socket"
+    paths.lock_path(sock).write_bytes(b"")
+    paths.lock_path(sock).chmod(0o644)
+    lock = paths.InstanceLock(sock)
+    lock.acquire()
+    assert stat.S_IMODE(os.fstat(lock.fd).st_mode) == 0o600  # type: ignore[arg-type]
+    lock.release()
+
+
+@pytest.mark.parametrize("kind", ["symlink", "directory", "fifo"])
+def test_a_lock_path_that_is_not_a_regular_file_is_refused_and_left_alone(tmp_path: Path, kind: str) -> None:
+    run = _dir(tmp_path / "run", 0o700)
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"keep\n")
+    victim.chmod(0o644)
+    lock_file = paths.lock_path(run / "socket")
+    {"symlink": lambda: lock_file.symlink_to(victim), "directory": lock_file.mkdir,
+     "fifo": lambda: os.mkfifo(lock_file)}[kind]()
+    with pytest.raises(paths.UnsafeSocketPath, match="the lock file .* is (a symbolic link|not a regular file)"):
+        paths.InstanceLock(run / "socket").acquire()
+    assert victim.read_bytes() == b"keep\n" and stat.S_IMODE(victim.stat().st_mode) == 0o644
+    assert os.path.lexists(lock_file)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import stat
 import struct
 import sys
 from pathlib import Path
@@ -26,7 +27,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 from ..elicitation import Peer
-from ..paths import check_socket_path_length, ensure_private_dir
+from ..paths import InstanceLock, LockHeld, UnsafeSocketPath, check_socket_path_length, ensure_private_dir
 from . import jsonrpc as rpc
 from .protocol import Dispatcher
 
@@ -50,8 +51,15 @@ class AlreadyRunning(RuntimeError):
 
 
 def probe_socket(path: Path, timeout_s: float = 0.5) -> bool:
-    """True when something accepts connections on the Unix socket ``path``."""
+    """True when something accepts connections on the Unix socket ``path`` (at most
+    ``timeout_s`` seconds). False when ``path`` is not a socket itself (a symbolic link is not
+    followed) or nothing accepts. Raises nothing."""
     if not hasattr(socket, "AF_UNIX"):
+        return False
+    try:
+        if not stat.S_ISSOCK(os.lstat(path).st_mode):
+            return False
+    except (OSError, ValueError):
         return False
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.settimeout(timeout_s)
@@ -192,6 +200,9 @@ class LocalEndpoint(QObject):
         socket activation), instead of creating one; :attr:`path` becomes its bound path. Qt owns
         (and at :meth:`close` closes) ``fd``; the socket file stays for the next activation.
 
+        No instance lock is taken (systemd starts one service instance per socket; a manual
+        ``serve`` finds the socket live and exits 3), and :meth:`close` never removes the file.
+
         Raises ``OSError`` when ``fd`` is not a listening Unix stream socket.
         """
         with socket.socket(fileno=os.dup(fd)) as probe:  # a duplicate: closing it keeps fd open
@@ -206,30 +217,77 @@ class LocalEndpoint(QObject):
             self.path = Path(name)
         self.adopted = True
 
+    #: The instance lock :meth:`listen` holds (None before it, and for an adopted socket: the
+    #: service manager starts one instance).
+    lock: InstanceLock | None = None
+    #: ``(st_dev, st_ino)`` of the socket file :meth:`listen` made; only that file is removed.
+    _bound: tuple[int, int] | None = None
+
     def listen(self) -> None:
-        """Check the path fits ``AF_UNIX``, create the private directory, recover a stale socket,
-        listen, chmod 0600.
+        """Check the path fits ``AF_UNIX``, make sure its directory is private, take the instance
+        lock, recover a stale socket, listen, chmod 0600 (issue 11 §3, README "IPC contract").
+
+        The directory: created 0700 if missing, else it must already be the user's with mode 0700
+        (:func:`~elicit_tray.paths.ensure_private_dir`: nothing existing is chmodded). The lock:
+        ``<socket>.lock`` beside the socket (:class:`~elicit_tray.paths.InstanceLock`), taken
+        before the path is probed, so of two instances started together one runs and the other
+        gets :class:`AlreadyRunning`. The path: nothing there, or a socket of the user's that
+        nothing accepts on (stale: removed); a live socket means another instance runs; anything
+        else (a regular file, a directory, a symbolic link, a FIFO, another user's socket) is
+        left alone and refused.
 
         Raises: :class:`~elicit_tray.paths.SocketPathTooLong` (an ``UnsafeDirectory``: the
-        message says what to do), :class:`~elicit_tray.paths.UnsafeDirectory`,
-        :class:`AlreadyRunning`, ``OSError``.
+        message says what to do), :class:`~elicit_tray.paths.UnsafeDirectory` (also
+        :class:`~elicit_tray.paths.UnsafeSocketPath` for the path itself),
+        :class:`AlreadyRunning`, ``OSError``. The lock is released on every error.
         """
         check_socket_path_length(self.path)
         ensure_private_dir(self.path.parent)
-        if self.path.exists() or self.path.is_symlink():
-            if probe_socket(self.path):
-                raise AlreadyRunning(f"elicit-tray is already running (socket {self.path})")
-            log.info("removing stale socket %s", self.path)
-            self.path.unlink()
-        self.server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
-        if not self.server.listen(str(self.path)):
-            raise OSError(f"cannot listen on {self.path}: {self.server.errorString()}")
-        if hasattr(os, "chmod"):
-            os.chmod(self.path, 0o600)
+        lock = InstanceLock(self.path)
+        try:
+            lock.acquire()
+        except LockHeld:
+            raise AlreadyRunning(f"elicit-tray is already running (socket {self.path}; another instance holds "
+                                 f"{lock.path})") from None
+        try:
+            self._clear_stale()
+            self.server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
+            if not self.server.listen(str(self.path)):
+                raise OSError(f"cannot listen on {self.path}: {self.server.errorString()}")
+            if hasattr(os, "chmod"):
+                os.chmod(self.path, 0o600)
+            info = os.lstat(self.path)
+        except BaseException:
+            self.server.close()
+            lock.release()
+            raise
+        self.lock, self._bound = lock, (info.st_dev, info.st_ino)
+
+    def _clear_stale(self) -> None:
+        """With the lock held: remove a stale socket of ours at :attr:`path`; refuse anything else."""
+        try:
+            info = os.lstat(self.path)
+        except FileNotFoundError:
+            return
+        kind = ("a symbolic link" if stat.S_ISLNK(info.st_mode) else "a directory" if stat.S_ISDIR(info.st_mode)
+                else "a regular file" if stat.S_ISREG(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode)
+                else None if stat.S_ISSOCK(info.st_mode) else "a device or special file")
+        if kind is not None:
+            raise UnsafeSocketPath(f"{self.path} is {kind}, not a socket; elicit-tray removes only a stale socket. "
+                                   f"Give --socket (or ELICIT_TRAY_SOCKET) the path of a socket file to create")
+        if hasattr(os, "getuid") and info.st_uid != os.getuid():
+            raise UnsafeSocketPath(f"{self.path} is a socket of uid {info.st_uid}, not yours; it is left alone")
+        if probe_socket(self.path):
+            raise AlreadyRunning(f"elicit-tray is already running (socket {self.path})")
+        log.info("removing stale socket %s", self.path)
+        os.unlink(self.path)
 
     def close(self) -> None:
         """Stop listening, close every connection (after writing what was sent), remove the
-        socket file (unless it was adopted: then it stays for the service manager)."""
+        socket file, then the lock file, and release the lock. The socket file is removed only
+        if this instance holds the lock and the path still names the socket it bound, so an
+        instance that never got the lock cannot delete another one's live socket; an adopted
+        socket stays for the service manager."""
         keep = None
         if self._adopted_file and self.server.isListening():
             # QLocalServer.close() removes the file of an adopted socket too; a second name for
@@ -256,12 +314,17 @@ class LocalEndpoint(QObject):
             if sock.state() == QLocalSocket.LocalSocketState.ConnectedState and sock.bytesToWrite():
                 sock.waitForBytesWritten(1000)
             sock.abort()
-        if self.adopted:
+        lock, self.lock = self.lock, None
+        if self.adopted or lock is None or not lock.held:
             return
         try:
-            self.path.unlink()
+            info = os.lstat(self.path)
+            if self._bound == (info.st_dev, info.st_ino):
+                os.unlink(self.path)
         except OSError:
             pass
+        self._bound = None
+        lock.release()
 
     def _accept(self) -> None:
         while self.server.hasPendingConnections():
