@@ -222,11 +222,20 @@ def _spawn_tray(path: Path) -> Callable[[], int | None]:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, creationflags=getattr(subprocess, "DETACHED_PROCESS", 0))
         return proc.poll
-    pid = os.posix_spawn(sys.executable, argv, dict(os.environ), setsid=True, file_actions=[
-        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-        (os.POSIX_SPAWN_OPEN, 1, str(log_dir / "tray.log"), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600),
-        (os.POSIX_SPAWN_DUP2, 1, 2),
-    ])
+    from .logs import open_private_log
+
+    try:  # never through a link another user planted: the same rules as the request log
+        output = open_private_log(log_dir / "tray.log")
+    except OSError:
+        output = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+    try:
+        pid = os.posix_spawn(sys.executable, argv, dict(os.environ), setsid=True, file_actions=[
+            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+            (os.POSIX_SPAWN_DUP2, output, 1),
+            (os.POSIX_SPAWN_DUP2, output, 2),
+        ])
+    finally:
+        os.close(output)
 
     def poll() -> int | None:
         try:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Requester", "Peer", "ElicitationRequest", "ParamsError", "parse_elicit_params",
-    "Accepted", "Declined", "Cancelled", "Failed", "Outcome", "outcome_to_result", "MODES",
+    "Accepted", "Declined", "Cancelled", "Failed", "Outcome", "outcome_kind", "outcome_to_result", "MODES",
     "MAX_MESSAGE_CHARS", "MAX_TEXT_CHARS", "MAX_PROPERTIES", "MAX_OPTIONS", "MAX_URL_CHARS",
     "limit_violations", "MAX_CMDLINE_BYTES", "MAX_FORM_OPTIONS", "MAX_PATTERN_CHARS",
 ]
@@ -415,6 +415,18 @@ class Failed:
 
 
 Outcome = Union[Accepted, Declined, Cancelled, Failed]
+
+
+def outcome_kind(outcome: Outcome) -> str:
+    """The outcome in the request log's words: ``accept``, ``decline``, ``cancel-<how>``
+    (escape, button, close, tray, timeout) or ``error``; never a value."""
+    if isinstance(outcome, Accepted):
+        return "accept"
+    if isinstance(outcome, Declined):
+        return "decline"
+    if isinstance(outcome, Cancelled):
+        return f"cancel-{outcome.how}"
+    return "error"
 
 
 def outcome_to_result(outcome: Outcome) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..elicitation import Cancelled, Declined, ElicitationRequest, Outcome
+from ..elicitation import Cancelled, Declined, ElicitationRequest, Outcome, outcome_kind
 from .arming import ARM_DELAY_MS, Arming
 from .i18n import translate
 from .style import error_css, warning_css
@@ -501,7 +501,7 @@ class ElicitationDialog(QDialog):
             return
         self.stop_timeout()
         self.outcome = outcome
-        log.info("dialog %s answered: %r", self.request.key, outcome)
+        log.info("dialog %s answered: %s", self.request.key, outcome_kind(outcome))  # never the values
         self.answered.emit(outcome)
         if close:
             self.hide()
