@@ -27,10 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="elicit-tray", description=(
         "Native dialogs that answer MCP elicitations for local MCP clients."))
     parser.add_argument("--version", action="version", version=f"elicit-tray {__version__}")
-    parser.add_argument("--socket", metavar="PATH", help="IPC socket path, in a directory only you can use "
-                        "(mode 0700) (default: $ELICIT_TRAY_SOCKET, else $XDG_RUNTIME_DIR/elicit-tray/socket, "
-                        "else /run/user/<uid>/elicit-tray/socket, else ~/.local/state/elicit-tray/run/socket)")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log what happens to stderr")
+    _global_options(parser, default=None)
     sub = parser.add_subparsers(dest="command")
 
     serve = sub.add_parser("serve", help="run the tray app (the default)")
@@ -70,7 +67,20 @@ def _parser() -> argparse.ArgumentParser:
     install.add_argument("--autostart", action="store_true", help="also start the tray app at login")
     uninstall = sub.add_parser("uninstall-desktop", help="remove what install-desktop (and Start at login) installed")
     uninstall.add_argument("--user", action="store_true", default=True, help="for the current user (the default)")
+    for subparser in sub.choices.values():  # global options are accepted after the subcommand too
+        _global_options(subparser, default=argparse.SUPPRESS)
     return parser
+
+
+def _global_options(parser: argparse.ArgumentParser, default: object) -> None:
+    """``--socket`` and ``-v``, before or after the subcommand (``elicit-tray serve --socket S``
+    and ``elicit-tray --socket S serve`` mean the same); ``default`` SUPPRESS on a subcommand
+    keeps the value given before it."""
+    parser.add_argument("--socket", metavar="PATH", default=default, help="IPC socket path, in a directory only you "
+                        "can use (mode 0700) (default: $ELICIT_TRAY_SOCKET, else $XDG_RUNTIME_DIR/elicit-tray/socket, "
+                        "else /run/user/<uid>/elicit-tray/socket, else ~/.local/state/elicit-tray/run/socket)")
+    parser.add_argument("-v", "--verbose", action="store_true", default=False if default is None else default,
+                        help="log what happens to stderr")
 
 
 def main(argv: list[str] | None = None) -> int:
