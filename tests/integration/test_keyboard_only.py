@@ -3,17 +3,21 @@ Xvfb, the tray app on the xcb platform), gets the same JSON as the mouse-driven 
 
 Keys a keyboard user would press: Alt+<mnemonic> to reach a field (its label shows the
 underlined letter), typing, arrows in a radio group, Home/Down in a combo box, Tab inside a
-multi-select group, Space to toggle, Enter to submit, Alt+D to decline, Escape to cancel.
-The ``close`` step (the window's close button) is a pointer action and is left out here.
+multi-select group, Space to toggle, Ctrl+V to paste what the X clipboard holds (put there by
+``xclip``, as another application would), Enter to submit, Alt+D to decline, Escape to cancel.
+The ``close`` step (the window's close button) is a pointer action and is left out here. A case's
+``env`` (e.g. ``TZ``) is the tray app's environment.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import select
+import shutil
 import socket
 import subprocess
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
@@ -89,6 +93,8 @@ class KeyboardUser:
             return [reach, ["key", "ctrl+a", "BackSpace"]]
         if do == "toggle":
             return [reach, ["key", "space"]]
+        if do == "paste":  # the clipboard holds the text (see Clipboard)
+            return [reach, ["key", "ctrl+v"]]
         values = [o.value for o in field.options]
         if do == "pick":
             target = values[[o.title for o in field.options].index(step["option"])]
@@ -123,18 +129,63 @@ class KeyboardUser:
         raise ValueError(do)
 
 
+class Clipboard:
+    """The X clipboard, owned by an ``xclip`` this test starts and stops (by its pid)."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def hold(self, text: str) -> None:
+        """Own the CLIPBOARD selection with ``text`` (UTF-8); returns once xclip owns it (it
+        says so on stderr with -verbose, after XSetSelectionOwner)."""
+        self.release()
+        assert shutil.which("xclip"), "xclip is missing: run ./scripts/setup.sh"
+        self.proc = subprocess.Popen(["xclip", "-verbose", "-selection", "clipboard", "-i"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(text.encode())
+        self.proc.stdin.close()
+        for line in self.proc.stdout:
+            if line.startswith(b"Waiting for selection requests"):
+                return
+        raise AssertionError("xclip did not take the clipboard")
+
+    def release(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(timeout=30)
+            assert self.proc.stdout is not None
+            self.proc.stdout.close()
+            self.proc = None
+
+
 @pytest.fixture(scope="module")
-def tray():
-    with xcb_tray(LANGUAGE="en", LC_ALL="C.UTF-8") as sock:
-        yield sock
+def trays() -> Iterator[Any]:
+    """``trays(env)``: a tray app with the case's environment, one per distinct ``env``."""
+    started: dict[tuple[tuple[str, str], ...], Any] = {}
+    with contextlib.ExitStack() as stack:
+        def get(env: dict[str, str]) -> Any:
+            key = tuple(sorted(env.items()))
+            if key not in started:
+                started[key] = stack.enter_context(xcb_tray(LANGUAGE="en", LC_ALL="C.UTF-8", **env))
+            return started[key]
+        yield get
+
+
+@pytest.fixture
+def clipboard() -> Iterator[Clipboard]:
+    board = Clipboard()
+    yield board
+    board.release()
 
 
 windows = Windows()
 
 
 @pytest.mark.parametrize(("case", "interaction"), list(_interactions()))
-def test_a_keyboard_alone_gets_the_same_json_as_the_mouse(tray, case, interaction):
+def test_a_keyboard_alone_gets_the_same_json_as_the_mouse(trays, clipboard, case, interaction):
     user = KeyboardUser(case["params"])
+    tray = trays(case.get("env", {}))
     with socket.socket(socket.AF_UNIX) as conn:
         conn.settimeout(30)
         conn.connect(str(tray))
@@ -142,6 +193,8 @@ def test_a_keyboard_alone_gets_the_same_json_as_the_mouse(tray, case, interactio
                                  "params": case["params"]}).encode() + b"\n")
         windows.activate_new()
         for step in interaction["steps"]:
+            if step["do"] == "paste":
+                clipboard.hold(step["text"] * int(step.get("repeat", 1)))
             for command in user.keys(step):
                 subprocess.run(["xdotool", *command], check=True, timeout=30)
         expect = interaction["expect"]
