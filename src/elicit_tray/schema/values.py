@@ -165,7 +165,9 @@ def _check_text(spec: FieldSpec, value: str) -> str | None:
     if spec.kind is FieldKind.DATETIME and not is_datetime(value):
         return Message(QT_TRANSLATE_NOOP("Validation", "Enter a date and time with an offset, such as 2026-05-01T09:30:00+02:00."))
     if spec.format in ("email", "idn-email") and not is_email(value, idn=spec.format == "idn-email"):
-        return Message(QT_TRANSLATE_NOOP("Validation", "Enter an email address in its usual format, such as name@example.com."))
+        if "@" not in value:
+            return Message(QT_TRANSLATE_NOOP("Validation", "Enter an email address, such as name@example.com."))
+        return Message(QT_TRANSLATE_NOOP("Validation", "This email address is not in a valid format."))
     if spec.format == "uri" and not _is_uri(value):
         return Message(QT_TRANSLATE_NOOP("Validation", "Enter a full address with its scheme, such as https://example.com/."))
     if spec.pattern is not None:
