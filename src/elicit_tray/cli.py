@@ -1,4 +1,4 @@
-"""``elicit-tray`` subcommands: ``serve`` (default), ``ask``, ``demo``, ``check-url``.
+"""``elicit-tray`` subcommands: ``serve`` (default), ``ask``, ``demo``, ``check-url``, ``check``.
 
 Exit codes: 0 success; 1 the tray app answered ``ask`` with a JSON-RPC error; 2 usage
 error; 3 another tray app is already running or holds the lock ``<socket>.lock`` (``serve``);
@@ -59,6 +59,20 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("url")
     check.add_argument("--json", action="store_true", help="print {verdict, reasons, display_host, registrable_domain}")
 
+    lint = sub.add_parser("check", help="say what the tray would do with an elicitation (for server authors): "
+                          "the -32602 errors it would answer, warnings, and a PNG of the dialog")
+    lint.add_argument("file", help="params JSON of an elicitation/create (or a requestedSchema with --schema); - for stdin")
+    lint.add_argument("--schema", action="store_true", help="the file is a bare requestedSchema")
+    lint.add_argument("--json", action="store_true", help='print {"errors": [{path, message}], "warnings": [{id, path, message}]}')
+    lint.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+    lint.add_argument("--png", metavar="OUT", type=Path, help="render the dialog offscreen to this PNG")
+    lint.add_argument("--theme", choices=["light", "dark", "high-contrast"], default="light", help="(with --png)")
+    lint.add_argument("--scale", type=float, default=1.0, help="device pixel ratio, e.g. 2 for 200%% (with --png)")
+    lint.add_argument("--lang", help="language of the dialog, e.g. de (with --png; default English)")
+    lint.add_argument("--width", metavar="PX", type=int, help="dialog width in logical pixels (with --png)")
+    lint.add_argument("--after-submit", action="store_true",
+                      help="render after pressing Accept on the untouched form, with its inline errors (with --png)")
+
     install = sub.add_parser("install-desktop", help="install the desktop entry, icon, AppStream metainfo and "
                              "systemd user units (socket activation) for the current user (Linux)")
     install.add_argument("--user", action="store_true", default=True,
@@ -109,6 +123,10 @@ def main(argv: list[str] | None = None) -> int:
         return run_demo(headless=args.headless, out_dir=args.out, modes=args.mode)
     if command == "check-url":
         return _check_url(args)
+    if command == "check":
+        from .check.command import run as check_run
+
+        return check_run(args)
     if command in ("install-desktop", "uninstall-desktop"):
         return _desktop(command, args)
     return 2  # pragma: no cover - argparse rejects unknown commands

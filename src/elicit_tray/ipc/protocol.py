@@ -97,6 +97,25 @@ def _ms(since: float) -> float:
     return round((time.monotonic() - since) * 1000, 3)
 
 
+def vet_create(params: dict[str, Any], peer: Peer | None = None) -> tuple[ElicitationRequest | None, dict[str, Any] | None]:
+    """How the tray reads the params of an ``elicitation/create``: ``(request, None)`` when it
+    would show a dialog for them, ``(None, error)`` when it answers -32602 instead.
+
+    ``error`` is the JSON-RPC error object the dispatcher sends, ``{"code": -32602, "message":
+    "Invalid params: ...", "data": {"violations": [{"path", "message"}, ...]}}``, listing at
+    most :data:`MAX_VIOLATIONS` violations (the first by path order of
+    :func:`~elicit_tray.elicitation.parse_elicit_params`). Pure (no I/O, no Qt): the
+    dispatcher and ``elicit-tray check`` (issue 16) both answer from it. Raises nothing for a
+    ``dict`` (README "IPC contract", limits table).
+    """
+    try:
+        return parse_elicit_params(params, peer), None
+    except ParamsError as exc:
+        shown = exc.violations[:MAX_VIOLATIONS]
+        return None, {"code": rpc.INVALID_PARAMS, "message": f"Invalid params: {ParamsError(shown)}",
+                      "data": {"violations": [v.to_json() for v in shown]}}
+
+
 class Dispatcher:
     """Routes decoded messages of every connection; owns the pending-request bookkeeping.
 
@@ -245,13 +264,11 @@ class Dispatcher:
             self.journal.record("elicitation", **who, outcome="busy", code=rpc.SERVER_BUSY, scope=busy["scope"],
                                 ms=_ms(received))
             return
-        try:
-            request = parse_elicit_params(msg.params, peer)
-        except ParamsError as exc:
-            violations = [v.to_json() for v in exc.violations[:MAX_VIOLATIONS]]
-            self._send(channel, state, rpc.error(
-                msg.id, rpc.INVALID_PARAMS, f"Invalid params: {ParamsError(exc.violations[:MAX_VIOLATIONS])}",
-                {"violations": violations}))
+        request, invalid = vet_create(msg.params, peer)
+        if request is None:
+            assert invalid is not None
+            violations = invalid["data"]["violations"]
+            self._send(channel, state, rpc.error(msg.id, invalid["code"], invalid["message"], invalid["data"]))
             self.journal.record("elicitation", **who, mode=msg.params.get("mode", "form")
                                 if isinstance(msg.params.get("mode", "form"), str) else None,
                                 outcome="invalid", code=rpc.INVALID_PARAMS,
