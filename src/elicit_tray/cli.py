@@ -55,6 +55,16 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--mode", choices=["legacy", "2026-07-28", "both"], default="both",
                       help="MCP protocol version(s) to run (default: both)")
 
+    wrap = sub.add_parser("wrap", help="run an MCP stdio server behind a proxy that answers its elicitations "
+                          "through the tray app, for hosts that cannot (elicit-tray wrap -- <server command...>)")
+    wrap.add_argument("--policy", choices=["complement", "always", "off"], default="complement",
+                      help="complement: answer only the modes the host did not declare (default); always: answer "
+                           "every elicitation, even if the host declared it; off: a plain pipe")
+    wrap.add_argument("--wire-log", metavar="PATH", type=Path, default=None,
+                      help="append every line sent to the host and to the server to PATH (debugging; default: "
+                           "$ELICIT_TRAY_WRAP_LOG)")
+    wrap.add_argument("server", nargs=argparse.REMAINDER, help="-- then the server command and its arguments")
+
     check = sub.add_parser("check-url", help="print the URL analysis used by the consent dialog")
     check.add_argument("url")
     check.add_argument("--json", action="store_true", help="print {verdict, reasons, display_host, registrable_domain}")
@@ -121,6 +131,15 @@ def main(argv: list[str] | None = None) -> int:
         from .demo.run import run_demo
 
         return run_demo(headless=args.headless, out_dir=args.out, modes=args.mode)
+    if command == "wrap":
+        import os
+
+        from .wrap.shell import wrap_main
+
+        server = args.server[1:] if args.server[:1] == ["--"] else args.server
+        log = args.wire_log or (Path(os.environ["ELICIT_TRAY_WRAP_LOG"]) if os.environ.get("ELICIT_TRAY_WRAP_LOG")
+                                else None)
+        return wrap_main(server, policy=args.policy, socket_path=socket_path, wire_log=log)
     if command == "check-url":
         return _check_url(args)
     if command == "check":

@@ -1,0 +1,14 @@
+"""``elicit-tray wrap -- <server command...>``: a stdio proxy that answers a server's
+elicitations through the tray app, for MCP hosts that cannot (``notes/proxy-design.md``).
+
+- :mod:`.core`: the sans-IO core (bytes in -> bytes out + actions); no I/O, no asyncio.
+- :mod:`.shell`: the anyio shell that owns the child's pipes and talks to the tray app.
+"""
+
+from .core import (
+    AskTray, CancelTray, CompleteTray, Identity, ToHost, ToServer, TrayAnswer, WrapCore, POLICIES,
+    UNREACHABLE_MESSAGE,
+)
+
+__all__ = ["AskTray", "CancelTray", "CompleteTray", "Identity", "ToHost", "ToServer", "TrayAnswer", "WrapCore",
+           "POLICIES", "UNREACHABLE_MESSAGE"]
