@@ -12,8 +12,14 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QTimer
+
+    from .ui.tray import Tray
 
 __all__ = ["serve", "EXIT_ALREADY_RUNNING", "EXIT_UNSAFE_SOCKET_DIR", "EXIT_SOCKET_ACTIVATION"]
 
@@ -48,6 +54,38 @@ def _quiet_platform_notices() -> None:
     qInstallMessageHandler(handler)
 
 
+#: How often (ms) the app looks for a system tray that was not there yet (a panel that starts
+#: after the app at login).
+TRAY_WATCH_MS = 2000
+
+
+def _show_when_a_tray_appears(tray: Tray) -> QTimer | None:
+    """Show ``tray`` now if a system tray host is there; otherwise look for one every
+    :data:`TRAY_WATCH_MS` and show the icon as soon as it appears (autostart may beat the panel
+    at login; Qt embeds an icon only into a tray host present when it is shown). Returns the
+    watching timer, or ``None`` when the icon is shown at once. Dialogs appear either way."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QSystemTrayIcon
+
+    if QSystemTrayIcon.isSystemTrayAvailable():
+        tray.show()
+        return None
+    log.info("no system tray yet: dialogs still appear; the icon shows once a tray host starts")
+    timer = QTimer(tray)
+    timer.setInterval(TRAY_WATCH_MS)
+
+    def look() -> None:
+        if QSystemTrayIcon.isSystemTrayAvailable():
+            timer.stop()
+            tray.hide()
+            tray.show()
+            log.info("a system tray appeared: the icon is shown")
+
+    timer.timeout.connect(look)
+    timer.start()
+    return timer
+
+
 def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: Path | None = None,
           no_browser: bool = False, arm_delay_ms: int | None = None, log_values: bool = False,
           timeout_s: int = 0) -> int:
@@ -74,7 +112,7 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     """
     import qasync
     from PySide6.QtCore import QCoreApplication, QEvent, QTimer
-    from PySide6.QtWidgets import QApplication, QSystemTrayIcon
+    from PySide6.QtWidgets import QApplication
 
     from .ipc.protocol import Dispatcher
     from .ipc.server import AlreadyRunning, LocalEndpoint, listen_fds
@@ -85,7 +123,8 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     from .ui.tray import Tray, app_icon
 
     _quiet_platform_notices()
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    # argv[0] names the windows (WM_CLASS "elicit-tray"), also when run as python -m elicit_tray
+    app = QApplication.instance() or QApplication(["elicit-tray"])
     app.setApplicationName("elicit-tray")
     app.setApplicationDisplayName("elicit-tray")
     app.setApplicationVersion(__version__)
@@ -152,17 +191,13 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, request_quit)
-    tray = None
-    if QSystemTrayIcon.isSystemTrayAvailable():
-        tray = Tray(presenter, on_quit=request_quit)
-        tray.show()
-    else:
-        log.info("no system tray: dialogs still appear, quit with SIGTERM or Ctrl+C")
+    tray = Tray(presenter, on_quit=request_quit)
+    tray_watch = _show_when_a_tray_appears(tray)
     wake = QTimer()  # let the Python interpreter run signal handlers while Qt waits
     wake.start(200)
     wake.timeout.connect(lambda: None)
     print(f"elicit-tray {__version__} listening on {socket_path}"
-          f"{'' if tray else ' (no system tray available)'}", file=sys.stderr, flush=True)
+          f"{'' if tray_watch is None else ' (no system tray available yet)'}", file=sys.stderr, flush=True)
     app.aboutToQuit.connect(quitting.set)
     shutdown_message = "elicit-tray is shutting down; no answer was given"
 
