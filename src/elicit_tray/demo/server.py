@@ -17,6 +17,10 @@ Tools (each returns one short text that states the outcome exactly):
   ``retention`` choice (default ``7d``), both required.
 - ``feedback()``: "How was the demo?" with a required ``rating`` number from 1
   to 5 and an optional ``comment``.
+- ``summarize_and_confirm(topic)``: one round that both samples the client's LLM ("Summarize
+  <topic> in one line.") and asks "Publish this summary?" (a required ``publish`` boolean):
+  a mixed elicitation + sampling round (needs the client's ``sampling`` capability). Returns
+  ``<sampled text> | accept {"publish": ...}``, ``... | decline`` or ``... | cancel``.
 - ``connect_account()``: URL mode, "Authorize access to your calendar." for
   ``https://auth.example.com/connect?flow=<id>``.
 
@@ -44,7 +48,9 @@ from mcp.server.mcpserver import (
     ElicitationResult,
     MCPServer,
     Resolve,
+    Sample,
 )
+from mcp.types import CreateMessageResult, SamplingMessage, TextContent
 from mcp.types import ElicitRequest, ElicitRequestURLParams, ElicitResult, InputRequiredResult
 from mcp_types.version import is_version_at_least
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
@@ -218,6 +224,35 @@ async def feedback(
     Returns ``accept {"rating": ...}`` (plus ``comment`` if sent), ``decline`` or ``cancel``.
     """
     return _outcome(answer)
+
+
+class PublishForm(BaseModel):
+    model_config = _SPEC_CONFIG
+
+    publish: bool
+
+
+def ask_summary(topic: str) -> Sample:
+    return Sample([SamplingMessage(role="user", content=TextContent(type="text", text=f"Summarize {topic} in one line."))],
+                  max_tokens=100)
+
+
+def ask_publish() -> Elicit[PublishForm]:
+    return Elicit("Publish this summary?", PublishForm)
+
+
+@mcp.tool()
+async def summarize_and_confirm(
+    summary: Annotated[CreateMessageResult, Resolve(ask_summary)],
+    answer: Annotated[ElicitationResult[PublishForm], Resolve(ask_publish)],
+    topic: str = "the demo",
+) -> str:
+    """Sample the client's LLM and ask "Publish this summary?" in the same round.
+
+    Returns ``<sampled text> | accept {"publish": ...}``, ``... | decline`` or ``... | cancel``.
+    """
+    text = summary.content.text if isinstance(summary.content, TextContent) else ""
+    return f"{text} | {_outcome(answer)}"
 
 
 def _consent_request() -> tuple[str, str, str]:
