@@ -613,7 +613,7 @@ class WrapCore:
                 "message": f"elicit-tray: the server asked for input in more than {self.max_rounds} rounds"}))]
         watch.state = "tray"
         watch.retry_key = None
-        watch.answers = {}
+        watch.answers = dict.fromkeys(owned_keys)  # answers go back in the server's key order
         watch.state_raw = _raw(line, "result", "requestState") if "requestState" in result else None
         actions: list[Action] = []
         for name, params in owned_keys.items():
