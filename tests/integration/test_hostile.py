@@ -25,7 +25,7 @@ import pytest
 
 from elicit_tray.elicitation import MAX_MESSAGE_CHARS, MAX_OPTIONS, MAX_PROPERTIES, MAX_TEXT_CHARS
 from elicit_tray.ipc.protocol import MAX_PENDING_PER_CONNECTION, MAX_PENDING_TOTAL
-from elicit_tray.ipc.server import MAX_CONNECTIONS
+from elicit_tray.ipc.server import MAX_CONNECTIONS, MAX_CONNECTIONS_PER_PEER
 
 from .tray_process import (
     ANY_STR,
@@ -47,6 +47,9 @@ PLAN = [
 EMPTY = {"type": "object", "properties": {}}
 SUBMIT = {"message": "submit-me: proceed?", "requestedSchema": EMPTY}
 HOLD = {"message": "hold-me: wait", "requestedSchema": EMPTY}
+#: Read timeout (s) for an answer that comes after an expired dialog on screen: the scripted user
+#: goes to dialogs one at a time and leaves an expired one only when it closes (EXPIRED_CLOSE_MS).
+AFTER_EXPIRY_S = 30
 
 
 class HostileTray(TrayProcess):
@@ -86,6 +89,67 @@ class HostileTray(TrayProcess):
             if row.startswith("VmRSS:"):
                 return int(row.split()[1])
         raise AssertionError("no VmRSS")
+
+
+_PEER_SCRIPT = r"""
+import socket, sys
+ctrl = socket.socket(fileno=int(sys.argv[1]))
+while ctrl.recv(1):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(sys.argv[2])
+    except OSError:
+        ctrl.sendall(b"E")
+    else:
+        socket.send_fds(ctrl, [b"C"], [s.fileno()])
+    s.close()
+"""
+
+
+class PeerProcess:
+    """Another requester process: connections it makes (its pid is the peer the tray sees) are
+    handed to the test as :class:`Conn` objects (``SCM_RIGHTS``). The tray limits connections
+    and abandoned requests per process (README limits table), so tests that act as many
+    requesters spread their connections over several of these."""
+
+    def __init__(self, sock: Path):
+        self.sock = Path(sock)
+        self._ctrl, theirs = socket.socketpair()
+        self.proc = subprocess.Popen([sys.executable, "-c", _PEER_SCRIPT, str(theirs.fileno()), str(self.sock)],
+                                     pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL)
+        theirs.close()
+        self._lock = threading.Lock()
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def connect(self, timeout_s: float = 10.0) -> Conn:
+        with self._lock:
+            self._ctrl.sendall(b"c")
+            msg, fds, _flags, _addr = socket.recv_fds(self._ctrl, 1, 1)
+        if msg != b"C" or not fds:
+            raise ConnectionError(f"peer {self.pid} could not connect to {self.sock}")
+        sock = socket.socket(fileno=fds[0])
+        sock.settimeout(timeout_s)
+        conn = Conn.__new__(Conn)
+        conn.sock, conn._buf, conn._ids = sock, bytearray(), iter(range(1000, 10**9))
+        return conn
+
+    def close(self) -> None:
+        self._ctrl.close()
+        self.proc.wait(timeout=10)
+
+    def __enter__(self) -> "PeerProcess":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def peers(sock: Path, count: int) -> list[PeerProcess]:
+    """``count`` requester processes for ``sock``."""
+    return [PeerProcess(sock) for _ in range(count)]
 
 
 def error(request_id: Any, code: int, message: Any = ANY_STR, data: Any = None) -> dict[str, Any]:
@@ -195,7 +259,12 @@ def test_the_17th_pending_request_on_a_connection_gets_server_busy(tray: Hostile
         "one-more", -32000, "Server busy: too many pending requests (16 on this connection)",
         {"limit": 16, "scope": "connection"})
     conn.notify("notifications/cancelled", {"requestId": 0})
-    assert conn.call("now", "elicitation/create", SUBMIT)["result"] == {"action": "accept", "content": {}}
+    conn.request("now", "elicitation/create", SUBMIT)
+    assert conn.ping()["result"] == {}  # taken: it waits for a window behind the held ones
+    for i in range(1, MAX_PENDING_PER_CONNECTION):  # the held ones go; those never shown need no window
+        conn.notify("notifications/cancelled", {"requestId": i})
+    conn.sock.settimeout(AFTER_EXPIRY_S)
+    assert conn.recv() == {"jsonrpc": "2.0", "id": "now", "result": {"action": "accept", "content": {}}}
     assert_still_serving(tray, conn)
 
 
@@ -211,11 +280,19 @@ def test_the_65th_pending_request_in_total_gets_server_busy(tray: HostileTray) -
                 1, -32000, "Server busy: too many pending requests (64 in total)", {"limit": 64, "scope": "total"})
             holders.pop().close()  # 16 dialogs expire
             deadline = time.monotonic() + 10
-            while True:
-                reply = late.call(2, "elicitation/create", SUBMIT)
-                if "result" in reply or time.monotonic() > deadline:
+            while True:  # taken once the app has seen the close: then the ping is answered first
+                late.request(2, "elicitation/create", SUBMIT)
+                late.request("p", "ping")
+                reply = late.recv()
+                if reply == pong("p"):
                     break
-            assert reply == {"jsonrpc": "2.0", "id": 2, "result": {"action": "accept", "content": {}}}
+                assert reply["error"]["data"] == {"limit": 64, "scope": "total"}, reply
+                assert late.recv() == pong("p") and time.monotonic() < deadline
+            for c in holders:  # the holders give up politely; request 2 gets its window
+                for i in range(MAX_PENDING_PER_CONNECTION):
+                    c.notify("notifications/cancelled", {"requestId": i})
+            late.sock.settimeout(AFTER_EXPIRY_S)
+            assert late.recv() == {"jsonrpc": "2.0", "id": 2, "result": {"action": "accept", "content": {}}}
     finally:
         for c in holders:
             c.close()
@@ -227,29 +304,36 @@ def test_the_65th_pending_request_in_total_gets_server_busy(tray: HostileTray) -
 def test_a_burst_of_200_connections_at_once_is_served(tray: HostileTray) -> None:
     barrier = threading.Barrier(200)
     results: list[Any] = [None] * 200
+    processes = peers(tray.sock, 8)  # 25 connections each, under the per-process limit
 
     def client(i: int) -> None:
         try:
             barrier.wait(timeout=20)
-            with Conn(tray.sock, timeout_s=20) as c:
+            with processes[i % 8].connect(timeout_s=20) as c:
                 results[i] = c.call(i, "ping")
         except Exception as exc:  # noqa: BLE001 - reported below
             results[i] = repr(exc)
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(200)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+    finally:
+        for p in processes:
+            p.close()
     assert results == [pong(i) for i in range(200)]
     assert_still_serving(tray)
 
 
 def test_one_connection_over_the_limit_gets_server_busy_and_is_closed(tray: HostileTray) -> None:
     held: list[Conn] = []
+    processes = peers(tray.sock, MAX_CONNECTIONS // MAX_CONNECTIONS_PER_PEER)
     try:
-        for _ in range(MAX_CONNECTIONS):
-            held.append(Conn(tray.sock))
+        for p in processes:
+            for _ in range(MAX_CONNECTIONS_PER_PEER):
+                held.append(p.connect())
         assert held[-1].ping()["result"] == {}  # the app has accepted all of them
         with Conn(tray.sock) as extra:
             assert extra.recv() == error(None, -32000, f"Server busy: too many connections ({MAX_CONNECTIONS})",
@@ -260,8 +344,69 @@ def test_one_connection_over_the_limit_gets_server_busy_and_is_closed(tray: Host
     finally:
         for c in held:
             c.close()
+        for p in processes:
+            p.close()
     _ping_once_a_slot_is_free(tray)  # the app notices the closed connections shortly
     assert_still_serving(tray)
+
+
+def test_one_process_gets_at_most_32_connections_and_others_still_get_in(tray: HostileTray) -> None:
+    with PeerProcess(tray.sock) as greedy:
+        held = [greedy.connect() for _ in range(MAX_CONNECTIONS_PER_PEER)]
+        try:
+            assert held[-1].ping()["result"] == {}  # the app has accepted all of them
+            extra = greedy.connect()
+            assert extra.recv() == error(
+                None, -32000, f"Server busy: too many connections ({MAX_CONNECTIONS_PER_PEER} from one process)",
+                {"limit": MAX_CONNECTIONS_PER_PEER, "scope": "peer"})
+            assert extra.read_line() is None
+            extra.close()
+            with Conn(tray.sock, timeout_s=AFTER_EXPIRY_S) as other:  # another process is served, dialogs too
+                assert other.call(1, "elicitation/create", SUBMIT) == {
+                    "jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}}
+            held.pop().close()
+            deadline = time.monotonic() + 10
+            while True:  # its slot comes back once the app has seen the close
+                try:
+                    with greedy.connect() as again:
+                        reply = again.call(1, "ping")
+                except OSError:  # refused and closed before the ping was written
+                    reply = None
+                if reply == pong(1) or time.monotonic() > deadline:
+                    break
+            assert reply == pong(1)
+        finally:
+            for c in held:
+                c.close()
+    assert_still_serving(tray)
+
+
+def test_a_process_that_keeps_abandoning_requests_is_refused_and_others_are_not(tray: HostileTray) -> None:
+    from elicit_tray.ipc.protocol import MAX_ABANDONED_PER_PEER
+
+    with PeerProcess(tray.sock) as flooder:
+        cycles = 0
+        for cycles in range(1, 64):  # connect, send 16, disconnect (the seen flood), until refused
+            with flooder.connect() as c:
+                for i in range(16):
+                    c.request(i, "elicitation/create", HOLD)
+                c.request("p", "ping")
+                reply = c.recv()
+                if reply.get("id") == 0:
+                    break
+                assert reply == pong("p")  # every request was read: all 16 pending
+        assert reply == error(0, -32000, "Server busy: too many abandoned requests (32 in 60 s from this process)",
+                              {"limit": MAX_ABANDONED_PER_PEER, "scope": "abandoning"})
+        assert cycles >= MAX_ABANDONED_PER_PEER // 16 + 1
+        with flooder.connect() as c:  # ping is always answered; every further request is refused at once
+            assert c.call("p", "ping") == pong("p")
+            assert c.call(7, "elicitation/create", SUBMIT)["error"]["data"] == {
+                "limit": MAX_ABANDONED_PER_PEER, "scope": "abandoning"}
+        with Conn(tray.sock, timeout_s=AFTER_EXPIRY_S) as other:  # another process is served, dialogs too
+            assert other.call(1, "elicitation/create", SUBMIT) == {
+                "jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}}
+    busy = [e for e in tray.log_lines() if e.get("scope") == "abandoning"]
+    assert busy and all(e["pid"] == flooder.pid for e in busy)
 
 
 def _ping_once_a_slot_is_free(tray: HostileTray, timeout_s: float = 10) -> dict[str, Any]:

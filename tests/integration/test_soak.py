@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from .test_hostile import HostileTray
+from .test_hostile import HostileTray, PeerProcess, peers
 from .tray_process import Conn
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc, Unix sockets")
@@ -28,6 +28,9 @@ REQUESTERS = 50
 ROUNDS = 60  # per requester: about 3,000 requests in all, some pipelined
 SEED = 20260728
 RSS_GROWTH_LIMIT_KIB = 30 * 1024
+#: Requester processes the requesters' connections come from (the tray limits connections and
+#: abandoned requests per process): 5 requesters each.
+PROCESSES = 10
 PLAN = [{"match": "", "steps": [{"do": "submit"}]}]
 
 
@@ -43,13 +46,14 @@ INVALID = {"message": "x", "requestedSchema": {"type": "object", "properties": {
 class Requester:
     """One requester thread: a scripted mix of requests; records every mismatch."""
 
-    def __init__(self, n: int, sock: Path):
+    def __init__(self, n: int, sock: Path, process: PeerProcess):
         self.n = n
         self.sock = sock
+        self.process = process
         self.rng = random.Random(SEED + n)
         self.problems: list[str] = []
         self.counts: dict[str, int] = {}
-        self.conn = Conn(sock, timeout_s=60)
+        self.conn = process.connect(timeout_s=60)
         self.serial = 0
 
     def token(self) -> str:
@@ -125,11 +129,11 @@ class Requester:
             token = self.token()
             c.request(token, "elicitation/create", valid(token))
             c.close()
-            self.conn = Conn(self.sock, timeout_s=60)
+            self.conn = self.process.connect(timeout_s=60)
             self.count("disconnect")
         else:  # a requester that goes away when idle
             c.close()
-            self.conn = Conn(self.sock, timeout_s=60)
+            self.conn = self.process.connect(timeout_s=60)
             self.count("reconnect")
 
 
@@ -170,7 +174,8 @@ def test_soak_50_requesters_every_answer_reaches_its_own_request_and_nothing_lea
             baseline_listing = fd_listing(tray.pid)
         baseline_rss = tray.rss_kib()
 
-        requesters = [Requester(n, tray.sock) for n in range(REQUESTERS)]
+        processes = peers(tray.sock, PROCESSES)
+        requesters = [Requester(n, tray.sock, processes[n % PROCESSES]) for n in range(REQUESTERS)]
         threads = [threading.Thread(target=r.run, name=f"requester-{r.n}") for r in requesters]
         started = time.monotonic()
         for t in threads:
@@ -178,6 +183,8 @@ def test_soak_50_requesters_every_answer_reaches_its_own_request_and_nothing_lea
         for t in threads:
             t.join(timeout=120)
         elapsed = time.monotonic() - started
+        for p in processes:
+            p.close()
         assert not any(t.is_alive() for t in threads), "a requester hung"
         problems = [p for r in requesters for p in r.problems]
         assert problems == []

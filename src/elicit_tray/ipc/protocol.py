@@ -13,15 +13,36 @@ Limits (README "IPC contract"): at most :data:`MAX_PENDING_PER_CONNECTION` dialo
 connection and :data:`MAX_PENDING_TOTAL` over all connections; one more ``elicitation/create``
 gets -32000 (:data:`~elicit_tray.ipc.jsonrpc.SERVER_BUSY`) with ``data: {"limit", "scope"}``.
 A -32602 lists at most :data:`MAX_VIOLATIONS` violations.
+
+Load limits (issue 11 §1, README "IPC contract"):
+
+- A request whose requester is already gone (its connection closed, or the peer shut it down
+  while the request still sat in a buffer: ``Channel.peer_gone``) is never handed to the UI: no
+  dialog is built, nothing is sent, the journal records ``expired``/``gone``.
+- A requester process (the peer's uid and pid; a connection of its own where the OS does not
+  tell the pid) whose connections closed with :data:`MAX_ABANDONED_PER_PEER` requests still
+  pending within :data:`ABANDON_WINDOW_S` seconds is *abandoning*: each further
+  ``elicitation/create`` it sends gets -32000 with ``data: {"limit": 32, "scope":
+  "abandoning"}`` until fewer than that many of its abandoned requests lie within the window.
+  Requests it cancelled with ``notifications/cancelled`` do not count.
+- :meth:`Dispatcher.idle_channels` names the connections that hold no pending request (nor an
+  accepted URL elicitation waiting for its completion notice) and sent no complete message for
+  a given time; the endpoint closes them (:data:`IDLE_CLOSE_S`).
+- The unfinished lines of all connections together hold at most
+  :data:`MAX_UNFINISHED_BYTES_TOTAL` bytes; over it, the connection with the largest unfinished
+  line (of equal ones, the one that sent last) gets a -32700 line with a null id and ``data:
+  {"limit", "scope": "unfinished-input"}`` and is closed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import os
 import time
-from typing import Any, Awaitable, Callable, Protocol
+from collections import deque
+from typing import Any, Awaitable, Callable, Hashable, Protocol
 
 from ..elicitation import (
     Accepted,
@@ -39,7 +60,8 @@ from ..logs import Journal, redact_url
 from . import jsonrpc as rpc
 
 __all__ = ["Channel", "Dispatcher", "Handler", "MAX_PENDING_PER_CONNECTION", "MAX_PENDING_TOTAL",
-           "MAX_VIOLATIONS", "BUSY_MESSAGE"]
+           "MAX_VIOLATIONS", "BUSY_MESSAGE", "MAX_ABANDONED_PER_PEER", "ABANDON_WINDOW_S", "ABANDONING_MESSAGE",
+           "IDLE_CLOSE_S", "MAX_UNFINISHED_BYTES_TOTAL", "requester_present"]
 
 #: Most ``elicitation/create`` requests waiting for an answer on one connection.
 MAX_PENDING_PER_CONNECTION = 16
@@ -49,11 +71,29 @@ MAX_PENDING_TOTAL = 64
 MAX_VIOLATIONS = 50
 #: The message of the -32000 error for a request over a pending limit.
 BUSY_MESSAGE = "Server busy: too many pending requests"
+#: Requests of one requester process left pending by a closed connection, within
+#: :data:`ABANDON_WINDOW_S`, after which its new ``elicitation/create`` requests get -32000.
+MAX_ABANDONED_PER_PEER = 32
+#: The window (seconds) over which abandoned requests are counted.
+ABANDON_WINDOW_S = 60.0
+#: The message of the -32000 error for a request of an abandoning requester.
+ABANDONING_MESSAGE = "Server busy: too many abandoned requests"
+#: A connection with nothing pending that sent no complete message for this long (seconds) is
+#: closed by the endpoint (:meth:`Dispatcher.idle_channels`).
+IDLE_CLOSE_S = 60.0
+#: Most bytes of unfinished lines (read, no newline yet) held over all connections together.
+MAX_UNFINISHED_BYTES_TOTAL = 16 * 1024 * 1024
 
 log = logging.getLogger(__name__)
 
 #: Notifications a requester may send (without an id).
 _NOTIFICATIONS = frozenset({"notifications/cancelled", "notifications/elicitation/complete"})
+
+#: Inside the :data:`Handler` call of a request: whether its requester is still there (its
+#: connection open and not shut down by the peer). The presenter asks it before it builds a
+#: dialog that had to wait for its turn; the default (outside a dispatcher) says yes.
+requester_present: contextvars.ContextVar[Callable[[], bool]] = contextvars.ContextVar(
+    "requester_present", default=lambda: True)
 
 #: The UI side: one coroutine per request, returning the user's outcome. Cancelling it means
 #: the request expired (the dialog must say so and send nothing).
@@ -71,11 +111,26 @@ class Channel(Protocol):
     def close(self) -> None:
         """Close the connection (used when the stream cannot be resynchronised)."""
 
+    # Optional: ``peer_gone() -> bool``, True once the peer closed or shut down its side (data
+    # it wrote before may still be waiting to be read). Channels without it are taken as present.
+
+
+def _peer_key(channel: Channel) -> Hashable:
+    """Who a connection belongs to for the per-requester limits: (uid, pid), or the connection
+    itself where the OS does not tell the pid."""
+    peer = channel.peer
+    return ("process", peer.uid, peer.pid) if peer.pid else ("connection", id(channel))
+
 
 class _State:
-    def __init__(self, channel: Channel) -> None:
+    def __init__(self, channel: Channel, now: float) -> None:
         self.channel = channel
+        self.peer_key = _peer_key(channel)
         self.splitter = rpc.LineSplitter()
+        self.unfinished = 0  # bytes of this connection's unfinished line, as last counted
+        self.fed = 0  # order of the last data_received (ties of the unfinished-input limit)
+        self.active = now  # when the last complete message arrived or a request ended
+        self.evicted = False  # closed by the unfinished-input limit: its requests are not abandoned
         self.pending: dict[rpc.RequestId, asyncio.Task[None]] = {}
         self.expiry: dict[asyncio.Task[None], str] = {}  # why a pending request's task was cancelled
         #: elicitationId -> keys of this connection's accepted URL requests waiting for completion
@@ -128,52 +183,151 @@ class Dispatcher:
         version: reported by ``elicit-tray/info``.
         journal: where each request's outcome is logged (see :mod:`elicit_tray.logs`).
         max_pending_per_connection / max_pending_total: the pending limits.
+        max_abandoned_per_peer / abandon_window_s: the abandoning rule (module docstring).
+        max_unfinished_bytes: :data:`MAX_UNFINISHED_BYTES_TOTAL`.
+        clock: monotonic seconds (tests pass a fake one).
     """
 
     def __init__(self, handler: Handler, on_complete: Callable[[str], None] = lambda _id: None,
                  version: str = "0", *, journal: Journal | None = None,
                  max_pending_per_connection: int = MAX_PENDING_PER_CONNECTION,
-                 max_pending_total: int = MAX_PENDING_TOTAL):
+                 max_pending_total: int = MAX_PENDING_TOTAL,
+                 max_abandoned_per_peer: int = MAX_ABANDONED_PER_PEER, abandon_window_s: float = ABANDON_WINDOW_S,
+                 max_unfinished_bytes: int = MAX_UNFINISHED_BYTES_TOTAL,
+                 clock: Callable[[], float] = time.monotonic):
         self.handler = handler
         self.on_complete = on_complete
         self.version = version
         self.journal = journal or Journal(None)
         self.max_pending_per_connection = max_pending_per_connection
         self.max_pending_total = max_pending_total
+        self.max_abandoned_per_peer = max_abandoned_per_peer
+        self.abandon_window_s = abandon_window_s
+        self.max_unfinished_bytes = max_unfinished_bytes
+        self.clock = clock
         self._states: dict[int, _State] = {}
+        #: peer key -> when its last (at most max_abandoned_per_peer) abandoned requests were abandoned
+        self._abandoned: dict[Hashable, deque[float]] = {}
+        self._unfinished_total = 0
+        self._feeds = 0
 
     # -- connection lifecycle -----------------------------------------------------------------
     def connection_made(self, channel: Channel) -> None:
         """Start tracking ``channel``."""
-        self._states[id(channel)] = _State(channel)
+        self._states[id(channel)] = _State(channel, self.clock())
 
     def connection_lost(self, channel: Channel) -> None:
-        """Expire every pending request of ``channel``; nothing more is sent on it."""
+        """Expire every pending request of ``channel``; nothing more is sent on it. Requests
+        still pending count as abandoned by its requester (unless the tray closed it)."""
         state = self._states.pop(id(channel), None)
         if state is None:
             return
         state.open = False
+        self._unfinished_total -= state.unfinished
+        state.unfinished = 0
         state.awaiting_completion.clear()  # nobody else may complete them
+        if state.pending and not state.evicted:
+            self._abandon(state.peer_key, len(state.pending))
         for task in state.pending.values():
             state.expiry.setdefault(task, "disconnected")
             task.cancel()
+
+    @staticmethod
+    def _gone(state: _State) -> bool:
+        """The requester of ``state`` is gone: its connection is closed or shut down by the peer."""
+        if not state.open:
+            return True
+        probe = getattr(state.channel, "peer_gone", None)
+        try:
+            return bool(probe()) if probe is not None else False
+        except Exception:  # pragma: no cover - a probe must never take a request down
+            log.exception("peer_gone failed")
+            return False
+
+    def _abandon(self, key: Hashable, count: int) -> None:
+        """Record ``count`` requests of requester ``key`` abandoned now; forget stale records."""
+        now = self.clock()
+        for other in [k for k, q in self._abandoned.items() if now - q[-1] >= self.abandon_window_s]:
+            del self._abandoned[other]
+        times = self._abandoned.setdefault(key, deque(maxlen=max(1, self.max_abandoned_per_peer)))
+        times.extend([now] * min(count, times.maxlen or count))
+
+    def abandoning(self, key: Hashable) -> bool:
+        """Whether requester ``key`` (see :func:`_peer_key`) left at least
+        ``max_abandoned_per_peer`` requests pending by closing within the last
+        ``abandon_window_s`` seconds."""
+        times = self._abandoned.get(key)
+        return (times is not None and len(times) >= self.max_abandoned_per_peer
+                and self.clock() - times[0] < self.abandon_window_s)
+
+    def idle_channels(self, idle_s: float) -> list[Channel]:
+        """The connections with no pending request and no accepted URL elicitation waiting for
+        its completion notice that have been idle (no complete message received, no request
+        ended) for at least ``idle_s`` seconds (:data:`IDLE_CLOSE_S`), oldest first. The caller
+        closes them (README limits table: "idle connection")."""
+        now = self.clock()
+        idle = [s for s in self._states.values()
+                if s.open and not s.pending and not s.awaiting_completion and now - s.active >= idle_s]
+        return [s.channel for s in sorted(idle, key=lambda s: s.active)]
+
+    def unfinished_bytes(self) -> int:
+        """Bytes of unfinished lines held for all connections together (at most
+        ``max_unfinished_bytes`` after every :meth:`data_received`)."""
+        return self._unfinished_total
 
     def connection_count(self) -> int:
         """Connections being tracked."""
         return len(self._states)
 
     def data_received(self, channel: Channel, data: bytes) -> None:
-        """Feed raw bytes from ``channel``; complete lines are handled at once."""
+        """Feed raw bytes from ``channel``; complete lines are handled at once. Then, if the
+        unfinished lines of all connections hold more than ``max_unfinished_bytes``, the largest
+        is dropped: its connection gets a -32700 line (id null) and is closed."""
         state = self._states.get(id(channel))
-        if state is None:
+        if state is None or not state.open:
             return
-        for line in state.splitter.feed(data):
+        self._feeds += 1
+        state.fed = self._feeds
+        lines = state.splitter.feed(data)
+        if lines:
+            state.active = self.clock()
+        self._count_unfinished(state)
+        for line in lines:
             if not state.open:
                 return
             try:
                 self._handle(channel, state, rpc.decode_line(line))
             except Exception:  # never let one message take the app down
                 log.exception("internal error while handling a message")
+        if self._unfinished_total > self.max_unfinished_bytes:
+            self._evict_largest()
+
+    def _count_unfinished(self, state: _State) -> None:
+        held = len(getattr(state.splitter, "_buf", b""))
+        self._unfinished_total += held - state.unfinished
+        state.unfinished = held
+
+    def _evict_largest(self) -> None:
+        """Over the unfinished-input limit: close the connection with the largest unfinished line."""
+        while self._unfinished_total > self.max_unfinished_bytes:
+            victim = max((s for s in self._states.values() if s.open), key=lambda s: (s.unfinished, s.fed),
+                         default=None)
+            if victim is None or victim.unfinished == 0:
+                return
+            peer = victim.channel.peer
+            log.warning("closing the connection of %s: %d bytes of unfinished input (over %d in total)",
+                        peer.label or "a requester", victim.unfinished, self.max_unfinished_bytes)
+            self.journal.record("connection-closed", reason="unfinished-input", bytes=victim.unfinished,
+                                pid=peer.pid, process=peer.process_name)
+            self._send(victim.channel, victim, rpc.error(
+                None, rpc.PARSE_ERROR, f"Parse error: unfinished input over the limit of {self.max_unfinished_bytes} "
+                "bytes for all connections; connection closed",
+                {"limit": self.max_unfinished_bytes, "scope": "unfinished-input"}))
+            victim.splitter = rpc.LineSplitter(victim.splitter.max_bytes)  # the memory goes at once
+            self._count_unfinished(victim)
+            victim.open = False  # nothing more is read or sent; connection_lost expires its requests
+            victim.evicted = True
+            victim.channel.close()
 
     def shutdown(self, message: str) -> None:
         """The app is exiting: every pending request gets a -32603 error with ``message``
@@ -194,6 +348,12 @@ class Dispatcher:
     def _send(self, channel: Channel, state: _State, message: dict[str, Any]) -> None:
         if state.open:
             channel.send(rpc.encode(message))
+
+    def _refuse(self, channel: Channel, state: _State, msg: rpc.Request, who: dict[str, Any], message: str,
+                busy: dict[str, Any], received: float) -> None:
+        self._send(channel, state, rpc.error(msg.id, rpc.SERVER_BUSY, message, busy))
+        self.journal.record("elicitation", **who, outcome="busy", code=rpc.SERVER_BUSY, scope=busy["scope"],
+                            ms=_ms(received))
 
     def _handle(self, channel: Channel, state: _State, msg: rpc.Message) -> None:
         if isinstance(msg, rpc.ErrorReply):
@@ -256,13 +416,21 @@ class Dispatcher:
         received = time.monotonic()
         peer = channel.peer
         who = {"id": msg.id, "pid": peer.pid, "process": peer.process_name, "uid": peer.uid}
+        if self._gone(state):  # nobody to answer: no dialog, nothing sent (issue 11 §1)
+            log.info("request %r read after its requester left: no dialog", msg.id)
+            self._abandon(state.peer_key, 1)
+            self.journal.record("elicitation", **who, outcome="expired", reason="gone", ms=_ms(received))
+            return
         busy = self._busy(state)
         if busy is not None:
-            self._send(channel, state, rpc.error(msg.id, rpc.SERVER_BUSY,
-                                                 f"{BUSY_MESSAGE} ({busy['limit']} {'on this connection' if busy['scope'] == 'connection' else 'in total'})",
-                                                 busy))
-            self.journal.record("elicitation", **who, outcome="busy", code=rpc.SERVER_BUSY, scope=busy["scope"],
-                                ms=_ms(received))
+            self._refuse(channel, state, msg, who,
+                         f"{BUSY_MESSAGE} ({busy['limit']} {'on this connection' if busy['scope'] == 'connection' else 'in total'})",
+                         busy, received)
+            return
+        if self.abandoning(state.peer_key):
+            self._refuse(channel, state, msg, who,
+                         f"{ABANDONING_MESSAGE} ({self.max_abandoned_per_peer} in {self.abandon_window_s:g} s "
+                         "from this process)", {"limit": self.max_abandoned_per_peer, "scope": "abandoning"}, received)
             return
         request, invalid = vet_create(msg.params, peer)
         if request is None:
@@ -298,6 +466,13 @@ class Dispatcher:
     async def _run(self, channel: Channel, state: _State, request_id: rpc.RequestId,
                    request: ElicitationRequest, received: float = 0.0, parse_ms: float = 0.0) -> None:
         try:
+            if self._gone(state):  # the requester left before its turn: no dialog, nothing sent
+                if state.open:  # not counted by connection_lost yet
+                    self._abandon(state.peer_key, 1)
+                log.info("request %s (%r): its requester left before it was shown", request.key, request_id)
+                self._log_request(request, request_id, "expired", received, parse_ms, reason="gone")
+                return
+            requester_present.set(lambda: not self._gone(state))  # this task's context only
             try:
                 outcome = await self.handler(request)
             except asyncio.CancelledError:
@@ -342,6 +517,7 @@ class Dispatcher:
         finally:
             if state.pending.get(request_id) is asyncio.current_task():
                 del state.pending[request_id]
+                state.active = self.clock()
             state.expiry.pop(asyncio.current_task(), None)  # type: ignore[arg-type]
 
 

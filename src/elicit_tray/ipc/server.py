@@ -8,34 +8,41 @@ Socket activation (systemd ``elicit-tray.socket``): :func:`listen_fds` reads the
 service manager passed (``sd_listen_fds`` protocol) and :meth:`LocalEndpoint.adopt` serves on the
 listening socket instead of creating one; the socket file is left in place on exit.
 
-Limits (README "IPC contract"): at most :data:`MAX_CONNECTIONS` connections at once (one more
-gets a -32000 error line with a null id and is closed); a connection whose unread answers
-exceed :data:`MAX_UNSENT_BYTES` is closed (its dialogs expire).
+Limits (README "IPC contract"): at most :data:`MAX_CONNECTIONS` connections at once, and at
+most :data:`MAX_CONNECTIONS_PER_PEER` of them from one requester process (one more gets a
+-32000 error line with a null id, ``data.scope`` ``"connections"`` or ``"peer"``, and is
+closed); a connection that holds no pending request and sent no complete message for
+:data:`~elicit_tray.ipc.protocol.IDLE_CLOSE_S` is closed (issue 11 §1); a connection whose unread
+answers exceed :data:`MAX_UNSENT_BYTES` is closed (its dialogs expire).
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import select
 import socket
 import stat
 import struct
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 from ..elicitation import Peer
 from ..paths import InstanceLock, LockHeld, UnsafeSocketPath, check_socket_path_length, ensure_private_dir
 from . import jsonrpc as rpc
-from .protocol import Dispatcher
+from .protocol import IDLE_CLOSE_S, Dispatcher
 
 __all__ = ["AlreadyRunning", "LocalEndpoint", "listen_fds", "peer_of", "probe_socket", "MAX_CONNECTIONS",
-           "MAX_UNSENT_BYTES", "LISTEN_BACKLOG", "SD_LISTEN_FDS_START"]
+           "MAX_UNSENT_BYTES", "LISTEN_BACKLOG", "SD_LISTEN_FDS_START", "MAX_CONNECTIONS_PER_PEER"]
 
 #: Most requester connections open at once.
 MAX_CONNECTIONS = 256
+#: Most connections open at once from one requester process (peer uid and pid; not limited where
+#: the OS does not tell the pid), so that one process cannot take every connection.
+MAX_CONNECTIONS_PER_PEER = 32
 #: Most bytes of answers waiting to be read by one requester before its connection is closed.
 MAX_UNSENT_BYTES = 4 * 1024 * 1024
 #: Connections the OS queues before the app accepts them (a burst waits instead of failing).
@@ -170,6 +177,27 @@ class _QtChannel(QObject):
     def close(self) -> None:
         self.sock.disconnectFromServer()
 
+    def peer_gone(self) -> bool:
+        """True once the peer closed the connection or shut down its writing side, even while
+        what it wrote before is still being read (Linux: ``POLLRDHUP``/``POLLHUP`` on the
+        socket; elsewhere only once Qt saw the end)."""
+        if self.sock.state() != QLocalSocket.LocalSocketState.ConnectedState:
+            return True
+        fd = int(self.sock.socketDescriptor())
+        if fd < 0 or not hasattr(select, "poll"):
+            return False
+        poller = select.poll()
+        poller.register(fd, select.POLLHUP | getattr(select, "POLLRDHUP", 0))
+        try:
+            return bool(poller.poll(0))
+        except OSError:
+            return False
+
+
+def _peer_key(peer: Peer) -> tuple[int | None, int] | None:
+    """The key of the per-process connection limit: (uid, pid); None where the pid is unknown."""
+    return (peer.uid, peer.pid) if peer.pid else None
+
 
 class LocalEndpoint(QObject):
     """Listens on ``path`` and feeds every connection into ``dispatcher``.
@@ -179,13 +207,21 @@ class LocalEndpoint(QObject):
     """
 
     def __init__(self, dispatcher: Dispatcher, path: Path, parent: QObject | None = None, *,
-                 max_connections: int = MAX_CONNECTIONS, max_unsent_bytes: int = MAX_UNSENT_BYTES):
+                 max_connections: int = MAX_CONNECTIONS, max_unsent_bytes: int = MAX_UNSENT_BYTES,
+                 max_connections_per_peer: int = MAX_CONNECTIONS_PER_PEER, idle_close_ms: int = int(IDLE_CLOSE_S * 1000)):
         super().__init__(parent)
         self.dispatcher = dispatcher
         self.journal = dispatcher.journal
         self.path = Path(path)
         self.max_connections = max_connections
         self.max_unsent_bytes = max_unsent_bytes
+        self.max_connections_per_peer = max_connections_per_peer
+        #: A connection idle this long (ms) with nothing pending is closed (0: never).
+        self.idle_close_ms = idle_close_ms
+        self._per_peer: dict[tuple[int | None, int], int] = {}
+        self._idle_timer = QTimer(self)
+        self._idle_timer.setInterval(max(20, min(5000, idle_close_ms // 4)))
+        self._idle_timer.timeout.connect(self._close_idle)
         self.server = QLocalServer(self)
         self.server.setListenBacklogSize(LISTEN_BACKLOG)
         self.server.setMaxPendingConnections(LISTEN_BACKLOG)
@@ -338,37 +374,70 @@ class LocalEndpoint(QObject):
                 sock.abort()
                 sock.deleteLater()
                 continue
+            key = _peer_key(peer)
             if len(self._channels) >= self.max_connections:
-                log.warning("refusing a connection from %s: %d connections are open",
-                            peer.label or "a requester", len(self._channels))
-                self.journal.record("connection-refused", reason="too-many-connections", uid=peer.uid,
-                                    pid=peer.pid, process=peer.process_name)
-                sock.write(rpc.encode(rpc.error(None, rpc.SERVER_BUSY,
-                                                f"Server busy: too many connections ({self.max_connections})",
-                                                {"limit": self.max_connections, "scope": "connections"})))
-                sock.flush()
-                sock.disconnectFromServer()
-                if sock.state() == QLocalSocket.LocalSocketState.UnconnectedState:
-                    sock.deleteLater()
-                else:
-                    sock.disconnected.connect(sock.deleteLater)
+                self._refuse(sock, peer, "too-many-connections", f"Server busy: too many connections ({self.max_connections})",
+                             {"limit": self.max_connections, "scope": "connections"})
+                continue
+            if key is not None and self._per_peer.get(key, 0) >= self.max_connections_per_peer:
+                self._refuse(sock, peer, "too-many-connections-from-peer",
+                             f"Server busy: too many connections ({self.max_connections_per_peer} from one process)",
+                             {"limit": self.max_connections_per_peer, "scope": "peer"})
                 continue
             channel = _QtChannel(sock, peer, self)
             self._channels[id(channel)] = channel
+            if key is not None:
+                self._per_peer[key] = self._per_peer.get(key, 0) + 1
+            if self.idle_close_ms > 0 and not self._idle_timer.isActive():
+                self._idle_timer.start()
             self.dispatcher.connection_made(channel)
             sock.readyRead.connect(lambda ch=channel: self._read(ch))
             sock.disconnected.connect(lambda ch=channel: self._lost(ch))
             if sock.bytesAvailable():
                 self._read(channel)
 
+    def _refuse(self, sock: QLocalSocket, peer: Peer, reason: str, message: str, data: dict[str, object]) -> None:
+        """One -32000 line with a null id, then close (a connection over a connection limit)."""
+        log.warning("refusing a connection from %s: %s (%d connections open)", peer.label or "a requester",
+                    reason, len(self._channels))
+        self.journal.record("connection-refused", reason=reason, uid=peer.uid, pid=peer.pid, process=peer.process_name)
+        sock.write(rpc.encode(rpc.error(None, rpc.SERVER_BUSY, message, data)))
+        sock.flush()
+        sock.disconnectFromServer()
+        if sock.state() == QLocalSocket.LocalSocketState.UnconnectedState:
+            sock.deleteLater()
+        else:
+            sock.disconnected.connect(sock.deleteLater)
+
     def _read(self, channel: _QtChannel) -> None:
         data = bytes(channel.sock.readAll().data())
         if data:
             self.dispatcher.data_received(channel, data)
 
+    def _close_idle(self) -> None:
+        """Close the connections idle for :attr:`idle_close_ms` with nothing pending
+        (:meth:`Dispatcher.idle_channels`); stop the timer when no connection is left."""
+        if not self._channels:
+            self._idle_timer.stop()
+            return
+        for channel in self.dispatcher.idle_channels(self.idle_close_ms / 1000):
+            if not isinstance(channel, _QtChannel) or id(channel) not in self._channels:
+                continue
+            log.info("closing the idle connection of %s", channel.peer.label or "a requester")
+            self.journal.record("connection-closed", reason="idle", pid=channel.peer.pid,
+                                process=channel.peer.process_name)
+            _silence(channel.sock)
+            self._lost(channel)
+            channel.sock.disconnectFromServer()  # what was written still goes out
+
     def _lost(self, channel: _QtChannel) -> None:
         if self._channels.pop(id(channel), None) is None:
             return  # already dropped
+        key = _peer_key(channel.peer)
+        if key is not None and key in self._per_peer:
+            self._per_peer[key] -= 1
+            if self._per_peer[key] <= 0:
+                del self._per_peer[key]
         self.dispatcher.connection_lost(channel)
         channel.sock.deleteLater()
         channel.deleteLater()

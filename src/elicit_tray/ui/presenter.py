@@ -4,6 +4,15 @@ It is the :data:`~elicit_tray.ipc.protocol.Handler` of the dispatcher: ``await
 presenter.ask(request)`` shows the dialog and returns the user's outcome; cancelling the
 awaiting task (``notifications/cancelled``, disconnect) marks the dialog expired. An answer
 resolves only its own request. Several dialogs may be open at once; each is its own window.
+
+Queue (DESIGN.md "UI rules": a few dialogs at most are on screen; issue 11 §1): at most
+:data:`MAX_SHOWN_DIALOGS` dialogs are on screen at once. Further requests wait in the order
+they came (FIFO) without a window (:attr:`Presenter.waiting`); the tray menu lists them
+(choosing one shows it at once) and the newest dialog on screen says how many wait. When a
+dialog on screen is answered or expires, the oldest waiting request whose requester is still
+there gets its window; a waiting request that expires, or whose requester has left
+(:data:`~elicit_tray.ipc.protocol.requester_present`), never gets one. At most
+:data:`MAX_EXPIRED_ON_SCREEN` expired dialogs stay to say so; older ones close at once.
 """
 
 from __future__ import annotations
@@ -15,12 +24,14 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QObject, QPoint, QRect, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
+from shiboken6 import isValid
 
 from ..elicitation import Cancelled, ElicitationRequest, Failed, Outcome
+from ..ipc.protocol import requester_present
 from .activity import user_is_typing
 from .arming import InputGate
-from .base import ARM_DELAY_MS, ElicitationDialog, announce, summary
+from .base import ARM_DELAY_MS, ElicitationDialog, announce, plain_label, summary
 from ..display import for_display
 from .form_dialog import FormDialog
 from .i18n import translate
@@ -31,9 +42,35 @@ from .widgets import WidgetRegistry, registry
 if TYPE_CHECKING:
     from .url_dialog import BrowserOpener, UrlDialog
 
-__all__ = ["Presenter", "system_browser"]
+__all__ = ["Presenter", "system_browser", "MAX_SHOWN_DIALOGS", "MAX_EXPIRED_ON_SCREEN"]
 
 log = logging.getLogger(__name__)
+
+#: Most dialogs waiting for an answer on screen at once; more requests wait without a window.
+MAX_SHOWN_DIALOGS = 5
+#: Most expired dialogs left on screen to say so (each closes by itself after
+#: :data:`~.base.EXPIRED_CLOSE_MS`); one more closes the oldest at once.
+MAX_EXPIRED_ON_SCREEN = MAX_SHOWN_DIALOGS
+
+
+class _Pending:
+    """One request of :meth:`Presenter.ask`: waiting for a window, then shown (``dialog``)."""
+
+    __slots__ = ("request", "present", "future", "trace", "dialog", "_summary")
+
+    def __init__(self, request: ElicitationRequest, present: Callable[[], bool],
+                 future: asyncio.Future[Outcome], trace: DialogTrace | None):
+        self.request = request
+        self.present = present
+        self.future = future
+        self.trace = trace
+        self.dialog: ElicitationDialog | None = None
+        self._summary: str | None = None
+
+    def summary(self) -> str:
+        if self._summary is None:
+            self._summary = summary(for_display(self.request))
+        return self._summary
 
 
 def system_browser(href: str) -> bool:
@@ -62,6 +99,12 @@ class Presenter(QObject):
         timeout_s: a user-set timeout in seconds after which an untouched dialog answers
             ``cancel`` (0: none, the default).
 
+        max_shown: :data:`MAX_SHOWN_DIALOGS`.
+
+    Attributes:
+        dialogs: request key -> its dialog on screen, oldest first.
+        waiting: request key -> a request without a window yet, in the order they came.
+
     Signals:
         pending_changed(): the set of open requests changed (the tray menu listens).
         request_shown(str): a dialog appeared; the argument is a one-line summary.
@@ -72,8 +115,13 @@ class Presenter(QObject):
 
     def __init__(self, *, opener: BrowserOpener = system_browser, arm_delay_ms: int = ARM_DELAY_MS,
                  widgets: WidgetRegistry = registry,
-                 on_shown: Callable[[ElicitationDialog], Any] | None = None, timeout_s: int = 0):
+                 on_shown: Callable[[ElicitationDialog], Any] | None = None, timeout_s: int = 0,
+                 max_shown: int = MAX_SHOWN_DIALOGS):
         super().__init__()
+        self.max_shown = max(1, max_shown)
+        self.waiting: dict[str, _Pending] = {}
+        self._expired: list[ElicitationDialog] = []  # expired dialogs still saying so, oldest first
+        self._promoting = False
         self.timeout_s = timeout_s
         self.opener = opener
         self.arm_delay_ms = arm_delay_ms
@@ -104,66 +152,158 @@ class Presenter(QObject):
         return FormDialog(request, widgets=self.widgets, arm_delay_ms=self.arm_delay_ms)
 
     async def ask(self, request: ElicitationRequest) -> Outcome:
-        """Show the dialog for ``request`` and wait for its single outcome.
+        """Show the dialog for ``request`` (at once, or when its turn comes: module docstring)
+        and wait for its single outcome.
 
         Returns ``Failed`` when no dialog can be shown (no screen). Raises
-        ``asyncio.CancelledError`` when cancelled; the dialog then shows that it expired.
+        ``asyncio.CancelledError`` when cancelled; a dialog on screen then shows that it expired,
+        a waiting request just leaves the queue. An exception while building or showing the
+        dialog is raised here (the dispatcher answers -32603).
         """
         if QGuiApplication.primaryScreen() is None:
             return Failed("no display is available to show the dialog")
-        trace = DialogTrace.start(request)
-        dialog = self.build(request)
-        if trace is not None:
-            trace.mark("built")
-            trace.watch_paint(dialog)
-        future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
-
-        def answered(outcome: Outcome) -> None:
-            if not future.done():
-                future.set_result(outcome)
-
-        dialog.answered.connect(answered)
-        others = [d for d in self.dialogs.values() if d.isVisible()]
-        self.dialogs[request.key] = dialog
-        self.pending_changed.emit()
-        # The user is typing (here or in another window): the dialog must not take the keys.
-        dialog.waits_to_be_chosen = user_is_typing(QGuiApplication.platformName(), InputGate.last_key_press)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, dialog.waits_to_be_chosen)
-        dialog.show()
-        if trace is not None:
-            trace.mark("shown")
-        if self.timeout_s > 0:
-            dialog.start_timeout(self.timeout_s)
-        if others:
-            self._cascade(dialog, others)
-        if dialog.waits_to_be_chosen:
-            dialog.raise_()
-            QApplication.alert(dialog)  # the window manager marks it (urgency hint)
-            announce(dialog, translate("Presenter", "{who} asks for your input. The request waits until you go to it: "
-                                       "click it, switch to it (Alt+Tab), or choose it in the elicit-tray menu.").format(
-                who=self.summary(dialog.request)))
-        else:
-            self._bring_forward(dialog)
-        if len(self.dialogs) > 1:  # screen readers hear that there is a queue
-            announce(dialog, translate("Presenter", "{count} requests are waiting.").format(count=len(self.dialogs)))
-        self.request_shown.emit(self.summary(dialog.request))
-        if self.on_shown is not None:
-            self.on_shown(dialog)
+        entry = _Pending(request, requester_present.get(), asyncio.get_running_loop().create_future(),
+                         DialogTrace.start(request))
+        self.waiting[request.key] = entry
+        self._refresh()
         try:
-            outcome = await future
+            outcome = await entry.future
         except asyncio.CancelledError:
-            dialog.mark_expired()
+            if entry.dialog is not None:
+                entry.dialog.mark_expired()
+                self._linger(entry.dialog)
             raise
         finally:
-            self.dialogs.pop(request.key, None)
-            self.pending_changed.emit()
-            if trace is not None:
-                trace.finish()
-        if request.mode == "url" and getattr(dialog, "waiting", False) and request.elicitation_id:
+            self.waiting.pop(request.key, None)
+            if entry.dialog is not None and self.dialogs.get(request.key) is entry.dialog:
+                del self.dialogs[request.key]
+            self._refresh()
+            if entry.trace is not None:
+                entry.trace.finish()
+        dialog = entry.dialog
+        if dialog is not None and request.mode == "url" and getattr(dialog, "waiting", False) and request.elicitation_id:
             key = request.key
             self._waiting_urls[key] = dialog  # type: ignore[assignment]
             dialog.destroyed.connect(lambda *_: self._waiting_urls.pop(key, None))
         return outcome
+
+    def pending_count(self) -> int:
+        """Requests waiting for an answer: on screen and waiting for a window."""
+        return len(self.dialogs) + len(self.waiting)
+
+    def waiting_summaries(self) -> list[tuple[str, str]]:
+        """(request key, one-line summary) of each request waiting for a window, oldest first."""
+        return [(key, entry.summary()) for key, entry in self.waiting.items()]
+
+    def _refresh(self) -> None:
+        """Show waiting requests while there is room, then tell the tray and the newest dialog."""
+        self._promote()
+        self._update_count()
+        self.pending_changed.emit()
+
+    def _promote(self) -> None:
+        """Give windows to the oldest waiting requests while fewer than :attr:`max_shown` are on
+        screen; a request whose requester has left is taken out of the queue without one (the
+        dispatcher expires it)."""
+        if self._promoting:
+            return
+        self._promoting = True
+        try:
+            while self.waiting and len(self.dialogs) < self.max_shown:
+                key = next(iter(self.waiting))
+                entry = self.waiting.pop(key)
+                if entry.future.done():
+                    continue
+                if not entry.present():
+                    log.info("request %s: its requester left while it waited; no window", key)
+                    continue
+                self._show(entry)
+        finally:
+            self._promoting = False
+
+    def _show(self, entry: _Pending) -> None:
+        """Build and show the dialog of ``entry`` under the focus policy; a failure is raised
+        from its :meth:`ask`."""
+        request = entry.request
+        trace = entry.trace
+        future = entry.future
+        try:
+            dialog = self.build(request)
+            entry.dialog = dialog
+            if trace is not None:
+                trace.mark("built")
+                trace.watch_paint(dialog)
+
+            def answered(outcome: Outcome) -> None:
+                if not future.done():
+                    future.set_result(outcome)
+                if self.dialogs.get(request.key) is dialog:  # room for the next one, right after
+                    del self.dialogs[request.key]
+                    future.get_loop().call_soon(self._refresh)
+
+            dialog.answered.connect(answered)
+            others = [d for d in self.dialogs.values() if isValid(d) and d.isVisible()]
+            self.dialogs[request.key] = dialog
+            # The user is typing (here or in another window): the dialog must not take the keys.
+            dialog.waits_to_be_chosen = user_is_typing(QGuiApplication.platformName(), InputGate.last_key_press)
+            dialog.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, dialog.waits_to_be_chosen)
+            dialog.show()
+            if trace is not None:
+                trace.mark("shown")
+            if self.timeout_s > 0:
+                dialog.start_timeout(self.timeout_s)
+            if others:
+                self._cascade(dialog, others)
+            if dialog.waits_to_be_chosen:
+                dialog.raise_()
+                QApplication.alert(dialog)  # the window manager marks it (urgency hint)
+                announce(dialog, translate("Presenter", "{who} asks for your input. The request waits until you go to it: "
+                                           "click it, switch to it (Alt+Tab), or choose it in the elicit-tray menu.").format(
+                    who=self.summary(dialog.request)))
+            else:
+                self._bring_forward(dialog)
+            if self.pending_count() > 1:  # screen readers hear that there is a queue
+                announce(dialog, translate("Presenter", "{count} requests are waiting.").format(count=self.pending_count()))
+            self.request_shown.emit(self.summary(dialog.request))
+            if self.on_shown is not None:
+                self.on_shown(dialog)
+        except Exception as exc:  # no dialog: the request gets -32603, never an action
+            log.exception("request %s: the dialog could not be shown", request.key)
+            if entry.dialog is not None and self.dialogs.get(request.key) is entry.dialog:
+                del self.dialogs[request.key]
+            if not future.done():
+                future.set_exception(exc)
+
+    def _update_count(self) -> None:
+        """The newest dialog on screen says how many requests wait for a window; the others
+        say nothing about it."""
+        shown = [d for d in self.dialogs.values() if isValid(d)]
+        count = len(self.waiting)
+        for dialog in shown:
+            label = dialog.findChild(QLabel, "queue-count")
+            if dialog is shown[-1] and count:
+                if label is None:
+                    label = plain_label("", selectable=False)
+                    label.setObjectName("queue-count")
+                    layout = dialog.layout()
+                    layout.insertWidget(layout.count() - 1, label)  # above the buttons
+                text = (translate("Presenter", "1 more request is waiting. It opens when a dialog is answered, "
+                                              "or choose it in the elicit-tray menu.") if count == 1 else
+                        translate("Presenter", "{count} more requests are waiting. They open one by one as dialogs "
+                                              "are answered, or choose one in the elicit-tray menu.").format(count=count))
+                if label.text() != text:
+                    label.setText(text)
+                label.show()
+            elif label is not None and not label.isHidden():
+                label.hide()
+
+    def _linger(self, dialog: ElicitationDialog) -> None:
+        """``dialog`` expired and says so for a while; over :data:`MAX_EXPIRED_ON_SCREEN` such
+        dialogs, the oldest close now (closing an expired dialog sends nothing)."""
+        self._expired = [d for d in self._expired if isValid(d) and d.isVisible()]
+        self._expired.append(dialog)
+        while len(self._expired) > MAX_EXPIRED_ON_SCREEN:
+            self._expired.pop(0).close()
 
     @staticmethod
     def _cascade(dialog: ElicitationDialog, others: list[ElicitationDialog]) -> None:
@@ -200,14 +340,26 @@ class Presenter(QObject):
         return summary(shown)
 
     def dismiss_all(self) -> None:
-        """Tray "dismiss all": every open dialog answers ``cancel``."""
+        """Tray "dismiss all": every pending request answers ``cancel``, those still waiting
+        for a window first (so that none is shown on the way)."""
+        for entry in list(self.waiting.values()):
+            if not entry.future.done():
+                entry.future.set_result(Cancelled("tray"))
         for dialog in list(self.dialogs.values()):
             dialog.finish(Cancelled("tray"))
 
     def focus(self, key: str) -> None:
         """The user chose the dialog of request ``key`` (tray menu): bring it to the front with
-        the keyboard focus; it arms :data:`~.arming.ARM_DELAY_MS` later."""
+        the keyboard focus; it arms :data:`~.arming.ARM_DELAY_MS` later. A request still waiting
+        for a window gets it now, even over :attr:`max_shown` (the user asked for it)."""
         dialog = self.dialogs.get(key)
+        entry = self.waiting.get(key) if dialog is None else None
+        if entry is not None and not entry.future.done() and entry.present():
+            del self.waiting[key]
+            self._show(entry)
+            self._update_count()
+            self.pending_changed.emit()
+            dialog = self.dialogs.get(key)
         if dialog is not None:
             dialog.show()
             self._bring_forward(dialog)

@@ -1,6 +1,7 @@
 """The system tray icon: a small ``QSystemTrayIcon`` whose menu is rebuilt on ``aboutToShow``.
 
-Lists the pending requests (click to bring one to the front), "Dismiss all" (each answers
+Lists the pending requests (click to bring one to the front; those still waiting for a window,
+marked "not shown yet", get it when chosen: :mod:`.presenter` "Queue"), "Dismiss all" (each answers
 ``cancel``), "Start at login" (a checkbox over the XDG autostart entry, :mod:`elicit_tray.desktop`;
 freedesktop platforms only) and "Quit". The app keeps serving where no system tray exists.
 """
@@ -70,7 +71,7 @@ class Tray(QSystemTrayIcon):
 
     def update_state(self) -> None:
         """Icon and tooltip follow the number of waiting requests."""
-        count = len(self.presenter.dialogs)
+        count = self.presenter.pending_count()
         self.setIcon(app_icon(pending=count > 0))
         self.setToolTip(("elicit-tray: " + _waiting(count)) if count else translate("Tray", "elicit-tray: no requests waiting"))
 
@@ -83,16 +84,20 @@ class Tray(QSystemTrayIcon):
         """Recreate the menu from the current pending requests."""
         self.menu.clear()
         dialogs = self.presenter.dialogs
-        header = QAction(_waiting(len(dialogs)) if dialogs else translate("Tray", "No requests waiting"), self.menu)
+        count = self.presenter.pending_count()
+        header = QAction(_waiting(count) if count else translate("Tray", "No requests waiting"), self.menu)
         header.setEnabled(False)
         self.menu.addAction(header)
-        for key, dialog in dialogs.items():
-            action = QAction(self.presenter.summary(dialog.request).replace("&", "&&"), self.menu)
+        entries = [(key, self.presenter.summary(dialog.request)) for key, dialog in dialogs.items()]
+        entries += [(key, translate("Tray", "{summary} (not shown yet)").format(summary=text))
+                    for key, text in self.presenter.waiting_summaries()]
+        for key, text in entries:
+            action = QAction(text.replace("&", "&&"), self.menu)
             action.triggered.connect(lambda _=False, k=key: self.presenter.focus(k))
             self.menu.addAction(action)
         self.menu.addSeparator()
         dismiss = QAction(translate("Tray", "&Dismiss all (answer cancel)"), self.menu)
-        dismiss.setEnabled(bool(dialogs))
+        dismiss.setEnabled(bool(count))
         dismiss.triggered.connect(self.presenter.dismiss_all)
         self.menu.addAction(dismiss)
         if _XDG_AUTOSTART:
