@@ -49,6 +49,9 @@ HEADLESS_PLAN: list[dict[str, Any]] = [
     {"match": "How was the demo?", "once": True,
      "steps": [{"do": "type", "field": "rating", "text": "4.5"}, {"do": "submit"}]},
     {"match": "Authorize access", "once": True, "steps": [{"do": "decline"}]},
+    # The run through `elicit-tray wrap` (a host without elicitation support).
+    {"match": "confirm your booking", "once": True,
+     "steps": [{"do": "toggle", "field": "confirm"}, {"do": "submit"}]},
 ]
 
 
@@ -113,6 +116,17 @@ async def _drive(socket_path: Path, modes: list[str]) -> None:
                 result = await client.call_tool(tool, arguments)
                 text = " ".join(getattr(c, "text", "") for c in result.content)
                 print(f"  <- {tool}: {text}{' (tool error)' if result.is_error else ''}", flush=True)
+    # One run through `elicit-tray wrap`: the host has no elicitation callback at all; the proxy
+    # declares elicitation for it and answers the server's question through the tray.
+    wrapped = StdioServerParameters(command=sys.executable, args=[
+        "-m", "elicit_tray", "--socket", str(socket_path), "wrap", "--", sys.executable, "-m", "elicit_tray.demo.server"],
+        env=dict(os.environ))
+    print(f"== through `elicit-tray wrap`, MCP protocol {modes[-1]}, a host WITHOUT elicitation support ==", flush=True)
+    async with Client(wrapped, mode=modes[-1]) as client:
+        print('  -> tools/call book_table {"restaurant": "Chez Demo"} (wrap asks the tray)', flush=True)
+        result = await client.call_tool("book_table", {"restaurant": "Chez Demo"})
+        text = " ".join(getattr(c, "text", "") for c in result.content)
+        print(f"  <- book_table: {text}{' (tool error)' if result.is_error else ''}", flush=True)
 
 
 def run_demo(*, headless: bool = False, out_dir: Path = Path("demo-output"), modes: str = "both") -> int:
