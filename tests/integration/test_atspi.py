@@ -146,7 +146,7 @@ def test_a_screen_reader_reads_every_field_its_constraints_and_after_a_failed_su
         accept = _one(nodes, role="push button", name="Accept")
         assert "enabled" not in accept["states"]  # the form is not valid yet
 
-        window = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "travel asks"],
+        window = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "travel: Book the trip"],
                                 env=env, capture_output=True, text=True, timeout=30).stdout.split()[0]
         subprocess.run(["xdotool", "windowactivate", "--sync", window], env=env, capture_output=True, timeout=30)
         subprocess.run(["xdotool", "key", "Return"], env=env, check=True, timeout=30)  # a failed submit

@@ -8,6 +8,7 @@ import atexit
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -41,14 +42,22 @@ def window_manager() -> None:
         return
     if not shutil.which("openbox"):
         pytest.fail("openbox is missing: scripts/setup.sh installs it")
-    _window_manager = subprocess.Popen(["openbox", "--sm-disable"], stdout=subprocess.DEVNULL,
-                                       stderr=subprocess.DEVNULL)
-    atexit.register(_window_manager.terminate)
-    deadline = time.monotonic() + 30
-    while not _has_window_manager():
-        if time.monotonic() > deadline or _window_manager.poll() is not None:
-            raise AssertionError("openbox did not start")
-        time.sleep(0.02)  # bounded poll of the X server for the window manager's check window
+    for _attempt in range(3):  # openbox now and then gives up when the X server is still busy
+        log = tempfile.TemporaryFile()
+        _window_manager = subprocess.Popen(["openbox", "--sm-disable"], stdout=log, stderr=log)
+        deadline = time.monotonic() + 30
+        while not _has_window_manager() and _window_manager.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)  # bounded poll of the X server for the window manager's check window
+        if _has_window_manager():
+            atexit.register(_window_manager.terminate)
+            log.close()
+            return
+        _window_manager.kill()
+        _window_manager.wait(timeout=30)
+        log.seek(0)
+        said = log.read().decode(errors="replace")
+        log.close()
+    raise AssertionError(f"openbox did not start: {said}")
 
 
 @contextmanager

@@ -172,6 +172,7 @@ class ElicitationDialog(QDialog):
 
     Signals:
         answered(object): emitted once with the :class:`~elicit_tray.elicitation.Outcome`.
+        ended(): emitted once when the request stops waiting (answered or expired).
         armed(): emitted each time the dialog arms (:mod:`~elicit_tray.ui.arming`: every button
             and field is disarmed until :data:`ARM_DELAY_MS` after the dialog became active).
 
@@ -181,6 +182,7 @@ class ElicitationDialog(QDialog):
 
     answered = Signal(object)
     armed = Signal()
+    ended = Signal()
 
     def __init__(self, request: ElicitationRequest, *, arm_delay_ms: int = ARM_DELAY_MS):
         super().__init__(None)
@@ -503,6 +505,7 @@ class ElicitationDialog(QDialog):
         self.outcome = outcome
         log.info("dialog %s answered: %s", self.request.key, outcome_kind(outcome))  # never the values
         self.answered.emit(outcome)
+        self.ended.emit()
         if close:
             self.hide()
             self.deleteLater()
@@ -513,6 +516,7 @@ class ElicitationDialog(QDialog):
             return
         self.stop_timeout()
         self.expired = True
+        self.ended.emit()
         self.set_inputs_enabled(False)
         for button in (self.decline_button, self.cancel_button, self.commit_button):
             if button is not None:

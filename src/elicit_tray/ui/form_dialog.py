@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractButton, QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from ..elicitation import Accepted, ElicitationRequest
 from ..schema import FieldSpec, build_content, check_value, describe_constraints, looks_secret, validate_content
@@ -183,7 +183,14 @@ class FormDialog(ElicitationDialog):
         else:
             label = WrappingLabel(label_text + (" *" if spec.required else ""))  # long words wrap too
             label.setObjectName(f"field-{spec.name}-label")
-            label.setBuddy(adapter.focus_target)
+            buddy = adapter.focus_target
+            if isinstance(buddy, QAbstractButton):
+                # Qt clicks a button buddy on the label's Alt+letter: reaching a multi-select
+                # would toggle its first option. The group is the buddy, focusing the button.
+                adapter.widget.setFocusProxy(buddy)
+                adapter.widget.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # focusable, no extra Tab stop
+                buddy = adapter.widget
+            label.setBuddy(buddy)
             label.setWordWrap(self._long_titles)
             if not self._long_titles:  # Qt's size hint of a mnemonic label is a few pixels short
                 label.setMinimumWidth(label.fontMetrics().horizontalAdvance(label.text() + "  "))

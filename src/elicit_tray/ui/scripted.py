@@ -186,7 +186,7 @@ class ScriptedUser:
 
     def __call__(self, dialog: ElicitationDialog) -> None:
         self._queue.append(dialog)
-        dialog.answered.connect(lambda _outcome: self._done(dialog))
+        dialog.ended.connect(lambda: self._done(dialog))  # answered, or expired: on to the next
         dialog.destroyed.connect(lambda *_: self._done(dialog))
         if len(self._queue) == 1:
             self._go_to(dialog)
