@@ -4,16 +4,13 @@
     <name>Dialog</name>
     <message>
         <source>Warning</source>
-        <extracomment>How long Accept/Open stay disabled after a dialog appears (ms), against click-jacking and keystrokes meant for another window. How long an expired dialog stays to say so before it closes by itself (ms). Width of a dialog in pixels before the user resizes it (text wraps within it).</extracomment>
+        <extracomment>How long an expired dialog stays to say so before it closes by itself (ms). Width of a dialog in pixels before the user resizes it (text wraps within it).</extracomment>
         <translation>Warnung</translation>
     </message>
     <message>
-        <source>{who} asks — elicit-tray</source>
-        <translation>{who} fragt — elicit-tray</translation>
-    </message>
-    <message>
-        <source>A local program asks — elicit-tray</source>
-        <translation>Ein lokales Programm fragt — elicit-tray</translation>
+        <source>{summary} — elicit-tray</source>
+        <extracomment>Shown without the focus because the user was typing; it waits to be chosen.</extracomment>
+        <translation>{summary} — elicit-tray</translation>
     </message>
     <message>
         <source>Message from the server</source>
@@ -88,10 +85,12 @@
     <name>FormDialog</name>
     <message>
         <source>&amp;Accept</source>
+        <extracomment>Titles longer than this (characters) put every label above its field. Rows built before the dialog is first shown (more than a screen holds). Rows built per event-loop turn after that.</extracomment>
         <translation>&amp;Bestätigen</translation>
     </message>
     <message>
         <source>This form seems to ask for a secret ({fields}). MCP forbids servers to ask for passwords, tokens or keys in a form. Decline unless you are sure.</source>
+        <extracomment>Property names of the fields the secret warning names (judged by name, title and kind).</extracomment>
         <translation>Dieses Formular scheint nach einem Geheimnis zu fragen ({fields}). MCP verbietet Servern, in Formularen nach Passwörtern, Tokens oder Schlüsseln zu fragen. Lehnen Sie ab, wenn Sie nicht sicher sind.</translation>
     </message>
     <message>
@@ -114,8 +113,21 @@
 <context>
     <name>Presenter</name>
     <message>
+        <source>{who} asks for your input. The request waits until you go to it: click it, switch to it (Alt+Tab), or choose it in the elicit-tray menu.</source>
+        <extracomment>Most dialogs waiting for an answer on screen at once; more requests wait without a window. Most expired dialogs left on screen to say so (each closes by itself after :data:`~.base.EXPIRED_CLOSE_MS`); one more closes the oldest at once. request key -&gt; URL dialog waiting for its completion notice (the dispatcher maps (connection, elicitationId) to the key, so only the asking connection completes it)</extracomment>
+        <translation>{who} bittet um Ihre Eingabe. Die Anfrage wartet, bis Sie zu ihr wechseln: Klicken Sie darauf, wechseln Sie mit Alt+Tab dorthin oder wählen Sie sie im Menü von elicit-tray.</translation>
+    </message>
+    <message>
         <source>{count} requests are waiting.</source>
         <translation>{count} Anfragen warten.</translation>
+    </message>
+    <message>
+        <source>1 more request is waiting. It opens when a dialog is answered, or choose it in the elicit-tray menu.</source>
+        <translation>1 weitere Anfrage wartet. Sie öffnet sich, sobald ein Dialog beantwortet ist, oder wählen Sie sie im Menü von elicit-tray.</translation>
+    </message>
+    <message>
+        <source>{count} more requests are waiting. They open one by one as dialogs are answered, or choose one in the elicit-tray menu.</source>
+        <translation>{count} weitere Anfragen warten. Sie öffnen sich nacheinander, sobald Dialoge beantwortet sind, oder wählen Sie eine im Menü von elicit-tray.</translation>
     </message>
     <message>
         <source>A local program</source>
@@ -126,6 +138,7 @@
     <name>Tray</name>
     <message>
         <source>1 request waiting</source>
+        <extracomment>Where "Start at login" (XDG Autostart) applies.</extracomment>
         <translation>1 Anfrage wartet</translation>
     </message>
     <message>
@@ -145,6 +158,10 @@
         <translation>Keine wartenden Anfragen</translation>
     </message>
     <message>
+        <source>{summary} (not shown yet)</source>
+        <translation>{summary} (noch nicht angezeigt)</translation>
+    </message>
+    <message>
         <source>&amp;Dismiss all (answer cancel)</source>
         <translation>Alle &amp;verwerfen (Antwort: Abbrechen)</translation>
     </message>
@@ -161,7 +178,7 @@
     <name>UrlDialog</name>
     <message>
         <source>The server asks you to open this address in your web browser:</source>
-        <extracomment>Opens an ASCII href in the system browser; returns whether the system accepted it.</extracomment>
+        <extracomment>Opens an ASCII href in the system browser; returns whether the system accepted it. Explicit bidi isolates (UAX #9): LEFT-TO-RIGHT ISOLATE and POP DIRECTIONAL ISOLATE. Characters that separate the parts of a URL (labels, path segments, query fields). Pixels kept free at the end of a line for rounding between metrics and the rich-text layout.</extracomment>
         <translation>Der Server bittet Sie, diese Adresse in Ihrem Webbrowser zu öffnen:</translation>
     </message>
     <message>
@@ -317,7 +334,7 @@
     <name>Validation</name>
     <message>
         <source>Enter a whole number.</source>
-        <extracomment>Longest time (seconds) one ``pattern`` match may take before it is treated as a mismatch. Matched against words (camelCase and snake_case split, lower case), so "footprint" is not "otp".</extracomment>
+        <extracomment>Longest time (seconds) one ``pattern`` match may take before it is treated as a mismatch. RFC 3339 ``date-time`` (section 5.6; "T" and "Z" in either case, as its note allows). Matched against words (camelCase and snake_case split, lower case), so "footprint" is not "otp". RFC 5321 section 4.1.2 ``Mailbox`` pieces (JSON Schema ``email``); ``idn-email`` (RFC 6531) adds any non-ASCII character to ``atext`` and ``qtext``.</extracomment>
         <translation>Geben Sie eine ganze Zahl ein.</translation>
     </message>
     <message>
@@ -381,12 +398,12 @@
         <translation>Geben Sie eine E-Mail-Adresse ein, etwa name@example.com.</translation>
     </message>
     <message>
-        <source>Enter a full address with its scheme, such as https://example.com/.</source>
-        <translation>Geben Sie eine vollständige Adresse mit Schema ein, etwa https://example.com/.</translation>
+        <source>This email address is not in a valid format.</source>
+        <translation>Diese E-Mail-Adresse hat kein gültiges Format.</translation>
     </message>
     <message>
-        <source>The value does not have the expected form.</source>
-        <translation>Der Wert hat nicht die erwartete Form.</translation>
+        <source>Enter a full address with its scheme, such as https://example.com/.</source>
+        <translation>Geben Sie eine vollständige Adresse mit Schema ein, etwa https://example.com/.</translation>
     </message>
     <message>
         <source>Required.</source>
@@ -396,6 +413,14 @@
         <source>Whole number between {low} and {high}.</source>
         <extracomment>Numeric bounds in words, per kind: (both bounds, minimum only, maximum only, neither).</extracomment>
         <translation>Ganze Zahl zwischen {low} und {high}.</translation>
+    </message>
+    <message>
+        <source>The value could not be checked against the expected pattern in time.</source>
+        <translation>Der Wert konnte nicht rechtzeitig mit dem erwarteten Muster abgeglichen werden.</translation>
+    </message>
+    <message>
+        <source>The value does not match the expected pattern.</source>
+        <translation>Der Wert entspricht nicht dem erwarteten Muster.</translation>
     </message>
     <message>
         <source>Whole number of at least {low}.</source>
@@ -465,9 +490,24 @@
 <context>
     <name>Widgets</name>
     <message>
+        <source>Invisible characters in this value: {names}. It is exactly: {value}</source>
+        <extracomment>A required single-select with at most this many options is a radio group, else a combo box. Sentinel date meaning "no date" in the date pickers (shown as the empty special text): Qt's earliest picker date, so every date from 0100-01-02 on can be shown. Most characters a line edit holds (Qt's default, 32,767, silently cut longer text).</extracomment>
+        <translation>Unsichtbare Zeichen in diesem Wert: {names}. Ausgeschrieben lautet er: {value}</translation>
+    </message>
+    <message>
         <source>Not set</source>
-        <extracomment>A required single-select with at most this many options is a radio group, else a combo box. Sentinel date meaning "no date" in the date pickers (shown as the empty special text). Whether the row label is the control's own text (checkbox, group box title). Whether the field is one control named by the field title; otherwise ``widget`` is a group named by the title and each control is named by its option.</extracomment>
+        <extracomment>Whether the row label is the control's own text (checkbox, group box title). Whether the field is one control named by the field title; otherwise ``widget`` is a group named by the title and each control is named by its option. A label the form shows under ``widget`` (hidden while ``notice_text`` is empty). What ``notice`` says now (:func:`invisible_notice`); part of the accessible description.
+----------
+The frame: a fixed offset (from the default), or ``None`` for local time.</extracomment>
         <translation>Nicht gesetzt</translation>
+    </message>
+    <message>
+        <source>Yes</source>
+        <translation>Ja</translation>
+    </message>
+    <message>
+        <source>No</source>
+        <translation>Nein</translation>
     </message>
     <message>
         <source>Clear</source>

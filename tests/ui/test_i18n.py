@@ -3,6 +3,7 @@ right-to-left locale mirrors the layout. Server text is shown as sent."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -11,13 +12,13 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QLocale, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 
 from elicit_tray.ui.i18n import available_languages, install_translations
 from tests.ui.harness import Tray, shown_texts
 
 REPO = Path(__file__).resolve().parents[2]
-TS = REPO / "resources" / "i18n" / "elicit_tray_de.ts"
+CATALOGUES = sorted((REPO / "resources" / "i18n").glob("elicit_tray_*.ts"))
 SOURCES = sorted(str(p) for p in (REPO / "src" / "elicit_tray" / "ui").glob("*.py")) + [
     str(REPO / "src" / "elicit_tray" / "schema" / "values.py"), str(REPO / "src" / "elicit_tray" / "urlcheck.py")]
 FORM = {"message": "Wie viele? <b>", "requestedSchema": {"type": "object", "properties": {
@@ -36,20 +37,24 @@ def locale():
     install_translations(QLocale("en_US"))
 
 
-def test_every_string_of_the_chrome_is_in_the_german_catalogue_and_translated(tmp_path):
+@pytest.mark.parametrize("ts", CATALOGUES, ids=[p.stem for p in CATALOGUES])
+def test_every_string_of_the_chrome_is_in_each_catalogue_and_translated(tmp_path, ts):
     fresh = tmp_path / "fresh.ts"
     tool = Path(sys.executable).parent / "pyside6-lupdate"  # installed with PySide6, beside python
     subprocess.run([str(tool), "-silent", "-locations", "none", *SOURCES, "-ts", str(fresh)], check=True,
                    capture_output=True, timeout=120)
     extracted = set(_messages(fresh))
-    shipped = _messages(TS)
+    shipped = _messages(ts)
     assert extracted - set(shipped) == set(), "run scripts/i18n.sh update and translate the new strings"
     unfinished = [key for key, t in shipped.items() if t.get("type") == "unfinished" or not t.text]
     assert unfinished == []
+    placeholders = [key for key, t in shipped.items() if set(re.findall(r"\{\w+\}", key[1]))
+                    != set(re.findall(r"\{\w+\}", t.text))]
+    assert placeholders == []  # every {name} of the source, and no other, in the translation
 
 
 def test_the_compiled_catalogue_ships_in_the_package():
-    assert available_languages() == ["de"]
+    assert available_languages() == ["ar", "de"]
 
 
 def test_a_german_system_gets_german_chrome_and_server_text_as_sent(aio, locale):
@@ -66,13 +71,30 @@ def test_a_german_system_gets_german_chrome_and_server_text_as_sent(aio, locale)
     assert tray.reply(channel)["result"] == {"action": "decline"}
 
 
-def test_a_right_to_left_locale_mirrors_the_layout(aio, locale):
-    assert locale(QLocale("ar_EG")) is None  # no Arabic catalogue: English text, mirrored layout
+def test_an_arabic_system_gets_arabic_chrome_in_a_mirrored_layout_and_server_text_as_sent(aio, locale):
+    assert locale(QLocale("ar_EG")) == "ar"
+    assert QApplication.layoutDirection() == Qt.LayoutDirection.RightToLeft
+    tray = Tray(aio)
+    channel, dialog = tray.ask(FORM, [{"do": "submit"}])
+    assert dialog.isRightToLeft()
+    assert dialog.decline_button.mapTo(dialog, dialog.decline_button.rect().topLeft()).x() > dialog.width() // 2
+    texts = shown_texts(dialog)
+    assert "&رفض" in texts and "&قبول" in texts and "إلغاء" in texts
+    assert "عدد صحيح بين 1 و10." in texts
+    assert dialog.errors() == {"copies": "هذا الحقل مطلوب."}
+    assert dialog.message_label.text() == "Wie viele? <b>"
+    process = dialog.findChild(QLabel, "process")  # the program's path is isolated left to right
+    assert QLabel.text(process) == "طلبه البرنامج المحلي \u2066" + dialog.request.peer.label + "\u2069"
+    QTest.keyClick(dialog, Qt.Key.Key_D, Qt.KeyboardModifier.AltModifier)  # Alt+D declines in Arabic too
+    assert tray.reply(channel)["result"] == {"action": "decline"}
+
+
+def test_a_right_to_left_locale_without_a_catalogue_still_mirrors_the_layout(aio, locale):
+    assert locale(QLocale("he_IL")) is None  # no Hebrew catalogue: English text, mirrored layout
     assert QApplication.layoutDirection() == Qt.LayoutDirection.RightToLeft
     tray = Tray(aio)
     channel, dialog = tray.ask(FORM, [])
     assert dialog.isRightToLeft()
-    assert dialog.decline_button.mapTo(dialog, dialog.decline_button.rect().topLeft()).x() > dialog.width() // 2
     tray.disconnect(channel)
 
 

@@ -82,6 +82,13 @@ def warning_label(text: str) -> QLabel:
     return label
 
 
+#: Unicode isolates around a value placed inside a translated sentence (UAX #9): first-strong,
+#: left-to-right, and their end. Server and OS strings have their own bidi controls escaped
+#: (display.py), so these are the only ones.
+FSI, LRI, PDI = "\u2068", "\u2066", "\u2069"
+_ISOLATES = {ord(FSI): None, ord(LRI): None, ord(PDI): None}
+
+
 def one_line(text: str) -> str:
     """``text`` with every run of whitespace (no-break and other Unicode spaces, line breaks,
     tabs) collapsed to one space and stripped: what a one-line header or title shows."""
@@ -114,18 +121,19 @@ class ElidedLabel(QLabel):
         self._mode = mode
         at = self._full.find(one_line(keep)) if keep.strip() else -1
         self._kept = self._full[:at + len(one_line(keep))] if at >= 0 else ""
+        self._plain = self._full.translate(_ISOLATES)  # for programs and screen readers
         self.setToolTip(self._full)
-        self.setAccessibleName(self._full)
+        self.setAccessibleName(self._plain)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         super().setText(self._full)
 
     def text(self) -> str:
-        """The whole line, as given (not the elided part shown)."""
-        return self._full
+        """The whole line, as given, without the isolates (not the elided part shown)."""
+        return self._plain
 
     def shown_text(self) -> str:
-        """What is on screen now (with ``…`` where it was elided)."""
-        return super().text()
+        """What is on screen now (with ``…`` where it was elided), without the isolates."""
+        return super().text().translate(_ISOLATES)
 
     def _elide(self) -> None:
         metrics, width = self.fontMetrics(), max(0, self.contentsRect().width())
@@ -296,14 +304,16 @@ class ElicitationDialog(QDialog):
         lines: list[QWidget] = [server, hint]
         if requester.client_name:
             relay = ElidedLabel(translate("Dialog", "Relayed by {client} (as that program says).").format(
-                client=requester.client_name), Qt.TextElideMode.ElideMiddle)
+                client=FSI + requester.client_name + PDI), Qt.TextElideMode.ElideMiddle)
             relay.setObjectName("relay")
             lines.append(relay)
         # The executable's path stays whole; its arguments are elided in the middle, so that
         # the pid still ends the line.
+        # The program is isolated left to right: a path must not be reordered by the sentence
+        # around it (in Arabic "/usr/bin/x (pid 1)" read "usr/bin/x (pid 1)/").
         process = ElidedLabel(translate("Dialog", "Asked by the local program {program}").format(
-            program=peer.label or translate("Dialog", "(unknown: the system did not tell)")), Qt.TextElideMode.ElideMiddle,
-            keep=peer.executable or "")
+            program=LRI + (peer.label or translate("Dialog", "(unknown: the system did not tell)")) + PDI),
+            Qt.TextElideMode.ElideMiddle, keep=peer.executable or "")
         process.setObjectName("process")
         process.setAccessibleDescription(translate("Dialog", "Requesting program"))
         lines.append(process)

@@ -1,0 +1,525 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="ar">
+<context>
+    <name>Dialog</name>
+    <message>
+        <source>Warning</source>
+        <extracomment>How long an expired dialog stays to say so before it closes by itself (ms). Width of a dialog in pixels before the user resizes it (text wraps within it).</extracomment>
+        <translation>تحذير</translation>
+    </message>
+    <message>
+        <source>{summary} — elicit-tray</source>
+        <extracomment>Shown without the focus because the user was typing; it waits to be chosen.</extracomment>
+        <translation>{summary} — elicit-tray</translation>
+    </message>
+    <message>
+        <source>Message from the server</source>
+        <translation>رسالة من الخادم</translation>
+    </message>
+    <message>
+        <source>&amp;Decline</source>
+        <translation>&amp;رفض</translation>
+    </message>
+    <message>
+        <source>Say no to this request (Alt+D)</source>
+        <translation>رفض هذا الطلب (Alt+D)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>إلغاء</translation>
+    </message>
+    <message>
+        <source>Dismiss without answering (Esc)</source>
+        <translation>الإغلاق دون إجابة (Esc)</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>&amp;إغلاق</translation>
+    </message>
+    <message>
+        <source>An unnamed MCP server</source>
+        <translation>خادم MCP بلا اسم</translation>
+    </message>
+    <message>
+        <source>Requesting server</source>
+        <translation>الخادم الطالب</translation>
+    </message>
+    <message>
+        <source>Name reported by the server itself; not verified.</source>
+        <translation>الاسم كما أبلغ عنه الخادم نفسه؛ لم يُتحقَّق منه.</translation>
+    </message>
+    <message>
+        <source>The server did not say who it is.</source>
+        <translation>لم يذكر الخادم من هو.</translation>
+    </message>
+    <message>
+        <source>Relayed by {client} (as that program says).</source>
+        <translation>مُرسَل عبر {client} (كما يقول ذلك البرنامج).</translation>
+    </message>
+    <message>
+        <source>Asked by the local program {program}</source>
+        <translation>طلبه البرنامج المحلي {program}</translation>
+    </message>
+    <message>
+        <source>(unknown: the system did not tell)</source>
+        <translation>(غير معروف: لم يُخبر النظام)</translation>
+    </message>
+    <message>
+        <source>Requesting program</source>
+        <translation>البرنامج الطالب</translation>
+    </message>
+    <message>
+        <source>Cancels by itself in {time}</source>
+        <translation>يُلغى تلقائيًا خلال {time}</translation>
+    </message>
+    <message>
+        <source>Timer stopped</source>
+        <translation>توقف المؤقت</translation>
+    </message>
+    <message>
+        <source>This request is no longer waiting: the program that asked has cancelled it or gone away. Nothing was sent. This window closes by itself.</source>
+        <translation>لم يعد هذا الطلب قيد الانتظار: ألغاه البرنامج الذي طلبه أو توقف. لم يُرسَل شيء. ستُغلق هذه النافذة تلقائيًا.</translation>
+    </message>
+</context>
+<context>
+    <name>FormDialog</name>
+    <message>
+        <source>&amp;Accept</source>
+        <extracomment>Titles longer than this (characters) put every label above its field. Rows built before the dialog is first shown (more than a screen holds). Rows built per event-loop turn after that.</extracomment>
+        <translation>&amp;قبول</translation>
+    </message>
+    <message>
+        <source>This form seems to ask for a secret ({fields}). MCP forbids servers to ask for passwords, tokens or keys in a form. Decline unless you are sure.</source>
+        <extracomment>Property names of the fields the secret warning names (judged by name, title and kind).</extracomment>
+        <translation>يبدو أن هذا النموذج يطلب سرًّا ({fields}). يمنع MCP الخوادم من طلب كلمات المرور أو الرموز أو المفاتيح في نموذج. ارفض ما لم تكن متأكدًا.</translation>
+    </message>
+    <message>
+        <source>Fields marked * are required.</source>
+        <translation>الحقول المعلَّمة بـ * مطلوبة.</translation>
+    </message>
+    <message>
+        <source>Please correct the highlighted field.</source>
+        <translation>يُرجى تصحيح الحقل المميَّز.</translation>
+    </message>
+    <message>
+        <source>Please correct the highlighted fields.</source>
+        <translation>يُرجى تصحيح الحقول المميَّزة.</translation>
+    </message>
+    <message>
+        <source>This answer does not fit the request: {problems}</source>
+        <translation>هذه الإجابة لا تطابق الطلب: {problems}</translation>
+    </message>
+</context>
+<context>
+    <name>Presenter</name>
+    <message>
+        <source>A local program</source>
+        <translation>برنامج محلي</translation>
+    </message>
+    <message>
+        <source>{who} asks for your input. The request waits until you go to it: click it, switch to it (Alt+Tab), or choose it in the elicit-tray menu.</source>
+        <extracomment>Most dialogs waiting for an answer on screen at once; more requests wait without a window. Most expired dialogs left on screen to say so (each closes by itself after :data:`~.base.EXPIRED_CLOSE_MS`); one more closes the oldest at once. request key -&gt; URL dialog waiting for its completion notice (the dispatcher maps (connection, elicitationId) to the key, so only the asking connection completes it)</extracomment>
+        <translation>{who} يطلب إدخالك. ينتظر الطلب حتى تنتقل إليه: انقر عليه، أو انتقل إليه (Alt+Tab)، أو اختره من قائمة elicit-tray.</translation>
+    </message>
+    <message>
+        <source>{count} requests are waiting.</source>
+        <translation>عدد الطلبات المنتظرة: {count}.</translation>
+    </message>
+    <message>
+        <source>1 more request is waiting. It opens when a dialog is answered, or choose it in the elicit-tray menu.</source>
+        <translation>طلب واحد آخر قيد الانتظار. يُفتح عند الإجابة عن أحد مربعات الحوار، أو اختره من قائمة elicit-tray.</translation>
+    </message>
+    <message>
+        <source>{count} more requests are waiting. They open one by one as dialogs are answered, or choose one in the elicit-tray menu.</source>
+        <translation>طلبات أخرى قيد الانتظار: {count}. تُفتح واحدًا تلو الآخر عند الإجابة عن مربعات الحوار، أو اختر أحدها من قائمة elicit-tray.</translation>
+    </message>
+</context>
+<context>
+    <name>Tray</name>
+    <message>
+        <source>1 request waiting</source>
+        <extracomment>Where "Start at login" (XDG Autostart) applies.</extracomment>
+        <translation>طلب واحد قيد الانتظار</translation>
+    </message>
+    <message>
+        <source>{count} requests waiting</source>
+        <translation>طلبات قيد الانتظار: {count}</translation>
+    </message>
+    <message>
+        <source>elicit-tray: no requests waiting</source>
+        <translation>elicit-tray: لا طلبات قيد الانتظار</translation>
+    </message>
+    <message>
+        <source>A server asks for your input</source>
+        <translation>خادم يطلب إدخالك</translation>
+    </message>
+    <message>
+        <source>No requests waiting</source>
+        <translation>لا طلبات قيد الانتظار</translation>
+    </message>
+    <message>
+        <source>{summary} (not shown yet)</source>
+        <translation>{summary} (لم يُعرض بعد)</translation>
+    </message>
+    <message>
+        <source>&amp;Dismiss all (answer cancel)</source>
+        <translation>&amp;صرف الكل (الإجابة بالإلغاء)</translation>
+    </message>
+    <message>
+        <source>&amp;Start at login</source>
+        <translation>&amp;البدء عند تسجيل الدخول</translation>
+    </message>
+    <message>
+        <source>&amp;Quit elicit-tray</source>
+        <translation>&amp;إنهاء elicit-tray</translation>
+    </message>
+</context>
+<context>
+    <name>UrlDialog</name>
+    <message>
+        <source>The server asks you to open this address in your web browser:</source>
+        <extracomment>Opens an ASCII href in the system browser; returns whether the system accepted it. Explicit bidi isolates (UAX #9): LEFT-TO-RIGHT ISOLATE and POP DIRECTIONAL ISOLATE. Characters that separate the parts of a URL (labels, path segments, query fields). Pixels kept free at the end of a line for rounding between metrics and the rich-text layout.</extracomment>
+        <translation>يطلب الخادم منك فتح هذا العنوان في متصفح الويب:</translation>
+    </message>
+    <message>
+        <source>Full address</source>
+        <translation>العنوان الكامل</translation>
+    </message>
+    <message>
+        <source>The browser will open exactly this address:</source>
+        <translation>سيفتح المتصفح هذا العنوان بالضبط:</translation>
+    </message>
+    <message>
+        <source>Website:</source>
+        <translation>الموقع:</translation>
+    </message>
+    <message>
+        <source>Website {host}, which belongs to {site}</source>
+        <translation>الموقع {host}، وهو تابع لـ {site}</translation>
+    </message>
+    <message>
+        <source>This address belongs to the site {site}.</source>
+        <translation>هذا العنوان تابع للموقع {site}.</translation>
+    </message>
+    <message>
+        <source>The name contains international characters. Decoded (Unicode) it reads “{unicode}”; its coded form (Punycode) is {punycode}.</source>
+        <translation>يحتوي الاسم على أحرف دولية. بعد فك ترميزه (يونيكود) يُقرأ «{unicode}»؛ وصيغته المرمَّزة (Punycode) هي {punycode}.</translation>
+    </message>
+    <message>
+        <source>This address cannot be opened (its scheme is “{scheme}:”).</source>
+        <translation>لا يمكن فتح هذا العنوان (مخططه «{scheme}:»).</translation>
+    </message>
+    <message>
+        <source>This address cannot be opened.</source>
+        <translation>لا يمكن فتح هذا العنوان.</translation>
+    </message>
+    <message>
+        <source>Be careful before opening this address.</source>
+        <translation>كن حذرًا قبل فتح هذا العنوان.</translation>
+    </message>
+    <message>
+        <source>&amp;Open in browser</source>
+        <translation>&amp;فتح في المتصفح</translation>
+    </message>
+    <message>
+        <source>Open the address in your web browser; the server is told you agreed</source>
+        <translation>افتح العنوان في متصفح الويب؛ سيُبلَّغ الخادم بموافقتك</translation>
+    </message>
+    <message>
+        <source>The web browser could not be started. You can copy the address above, or decline or cancel.</source>
+        <translation>تعذّر تشغيل متصفح الويب. يمكنك نسخ العنوان أعلاه، أو الرفض أو الإلغاء.</translation>
+    </message>
+    <message>
+        <source>Opened in your browser. Waiting for the server to confirm that you have finished… You can close this window at any time.</source>
+        <translation>فُتح في متصفحك. بانتظار أن يؤكد الخادم أنك انتهيت… يمكنك إغلاق هذه النافذة في أي وقت.</translation>
+    </message>
+    <message>
+        <source>The server confirmed that you have finished. This window closes by itself.</source>
+        <translation>أكد الخادم أنك انتهيت. ستُغلق هذه النافذة تلقائيًا.</translation>
+    </message>
+</context>
+<context>
+    <name>UrlReasons</name>
+    <message>
+        <source>This is not a valid web address.</source>
+        <extracomment>Stable reason id -&gt; one plain sentence for a non-technical reader. Key order is the order in which reasons are reported.</extracomment>
+        <translation>هذا ليس عنوان ويب صالحًا.</translation>
+    </message>
+    <message>
+        <source>The address contains hidden, invisible or space characters.</source>
+        <translation>يحتوي العنوان على أحرف مخفية أو غير مرئية أو مسافات.</translation>
+    </message>
+    <message>
+        <source>The address contains characters that reverse the direction of the text shown.</source>
+        <translation>يحتوي العنوان على أحرف تعكس اتجاه النص المعروض.</translation>
+    </message>
+    <message>
+        <source>The address is written in a way that browsers and other programs could read as different websites.</source>
+        <translation>العنوان مكتوب بطريقة قد تقرؤها المتصفحات والبرامج الأخرى على أنها مواقع مختلفة.</translation>
+    </message>
+    <message>
+        <source>This is not a web page address (only http and https can be opened).</source>
+        <translation>هذا ليس عنوان صفحة ويب (يمكن فتح http وhttps فقط).</translation>
+    </message>
+    <message>
+        <source>The address contains a malformed international name.</source>
+        <translation>يحتوي العنوان على اسم دولي مشوَّه.</translation>
+    </message>
+    <message>
+        <source>The connection to this site is not encrypted.</source>
+        <translation>الاتصال بهذا الموقع غير مشفَّر.</translation>
+    </message>
+    <message>
+        <source>The address contains a user name before the real site name, which can make it look like a different site.</source>
+        <translation>يحتوي العنوان على اسم مستخدم قبل اسم الموقع الحقيقي، مما قد يجعله يبدو موقعًا مختلفًا.</translation>
+    </message>
+    <message>
+        <source>The address is a numeric internet address rather than a site name.</source>
+        <translation>العنوان عنوان إنترنت رقمي وليس اسم موقع.</translation>
+    </message>
+    <message>
+        <source>The numeric address is written in an unusual form.</source>
+        <translation>العنوان الرقمي مكتوب بصيغة غير معتادة.</translation>
+    </message>
+    <message>
+        <source>The address points to this computer or to a private or local network.</source>
+        <translation>يشير العنوان إلى هذا الحاسوب أو إلى شبكة خاصة أو محلية.</translation>
+    </message>
+    <message>
+        <source>The site name is written with unusual characters that the browser converts to a different spelling.</source>
+        <translation>اسم الموقع مكتوب بأحرف غير معتادة يحوّلها المتصفح إلى تهجئة مختلفة.</translation>
+    </message>
+    <message>
+        <source>The site name ends with an extra dot.</source>
+        <translation>ينتهي اسم الموقع بنقطة زائدة.</translation>
+    </message>
+    <message>
+        <source>The site name is unusually long.</source>
+        <translation>اسم الموقع طويل على غير العادة.</translation>
+    </message>
+    <message>
+        <source>The address contains the name of a well-known site, but it leads to a different site.</source>
+        <translation>يحتوي العنوان على اسم موقع معروف، لكنه يؤدي إلى موقع مختلف.</translation>
+    </message>
+    <message>
+        <source>The site name uses international characters that could be mistaken for other letters, so it is shown in its coded form.</source>
+        <translation>يستخدم اسم الموقع أحرفًا دولية قد تُلتبس بأحرف أخرى، لذا يُعرض بصيغته المرمَّزة.</translation>
+    </message>
+    <message>
+        <source>The address contains characters from several alphabets that look alike.</source>
+        <translation>يحتوي العنوان على أحرف متشابهة من عدة أبجديات.</translation>
+    </message>
+    <message>
+        <source>The site name is written in a foreign alphabet whose letters look like Latin letters.</source>
+        <translation>اسم الموقع مكتوب بأبجدية أجنبية تشبه حروفها الحروف اللاتينية.</translation>
+    </message>
+    <message>
+        <source>The site name looks almost identical to a well-known site.</source>
+        <translation>يبدو اسم الموقع مطابقًا تقريبًا لموقع معروف.</translation>
+    </message>
+    <message>
+        <source>The site name contains symbols or characters that are not allowed in trustworthy site names.</source>
+        <translation>يحتوي اسم الموقع على رموز أو أحرف غير مسموح بها في أسماء المواقع الموثوقة.</translation>
+    </message>
+    <message>
+        <source>The site name contains characters that look like digits.</source>
+        <translation>يحتوي اسم الموقع على أحرف تشبه الأرقام.</translation>
+    </message>
+    <message>
+        <source>The site name contains characters that look like punctuation such as slashes or dots.</source>
+        <translation>يحتوي اسم الموقع على أحرف تشبه علامات الترقيم كالشرطات المائلة أو النقاط.</translation>
+    </message>
+</context>
+<context>
+    <name>Validation</name>
+    <message>
+        <source>Enter a whole number.</source>
+        <extracomment>Longest time (seconds) one ``pattern`` match may take before it is treated as a mismatch. RFC 3339 ``date-time`` (section 5.6; "T" and "Z" in either case, as its note allows). Matched against words (camelCase and snake_case split, lower case), so "footprint" is not "otp". RFC 5321 section 4.1.2 ``Mailbox`` pieces (JSON Schema ``email``); ``idn-email`` (RFC 6531) adds any non-ASCII character to ``atext`` and ``qtext``.</extracomment>
+        <translation>أدخل عددًا صحيحًا.</translation>
+    </message>
+    <message>
+        <source>Enter a number, such as 3 or 2.5.</source>
+        <translation>أدخل عددًا، مثل 3 أو 2.5.</translation>
+    </message>
+    <message>
+        <source>Enter a number of a reasonable size.</source>
+        <translation>أدخل عددًا بحجم معقول.</translation>
+    </message>
+    <message>
+        <source>Choose at least {count}.</source>
+        <translation>اختر {count} على الأقل.</translation>
+    </message>
+    <message>
+        <source>This field is required.</source>
+        <translation>هذا الحقل مطلوب.</translation>
+    </message>
+    <message>
+        <source>The minimum is {minimum}.</source>
+        <translation>الحد الأدنى {minimum}.</translation>
+    </message>
+    <message>
+        <source>The maximum is {maximum}.</source>
+        <translation>الحد الأقصى {maximum}.</translation>
+    </message>
+    <message>
+        <source>Choose one of the options.</source>
+        <translation>اختر أحد الخيارات.</translation>
+    </message>
+    <message>
+        <source>Choose only from the options.</source>
+        <translation>اختر من الخيارات فقط.</translation>
+    </message>
+    <message>
+        <source>Choose each option only once.</source>
+        <translation>اختر كل خيار مرة واحدة فقط.</translation>
+    </message>
+    <message>
+        <source>Choose at most {count}.</source>
+        <translation>اختر {count} على الأكثر.</translation>
+    </message>
+    <message>
+        <source>Enter at least {count} characters.</source>
+        <translation>أدخل {count} أحرف على الأقل.</translation>
+    </message>
+    <message>
+        <source>Enter at most {count} characters.</source>
+        <translation>أدخل {count} أحرف على الأكثر.</translation>
+    </message>
+    <message>
+        <source>Enter a date as YYYY-MM-DD.</source>
+        <translation>أدخل تاريخًا بالصيغة YYYY-MM-DD.</translation>
+    </message>
+    <message>
+        <source>Enter a date and time with an offset, such as 2026-05-01T09:30:00+02:00.</source>
+        <translation>أدخل تاريخًا ووقتًا مع فرق التوقيت، مثل 2026-05-01T09:30:00+02:00.</translation>
+    </message>
+    <message>
+        <source>Enter an email address, such as name@example.com.</source>
+        <translation>أدخل عنوان بريد إلكتروني، مثل name@example.com.</translation>
+    </message>
+    <message>
+        <source>This email address is not in a valid format.</source>
+        <translation>عنوان البريد الإلكتروني هذا ليس بصيغة صالحة.</translation>
+    </message>
+    <message>
+        <source>Enter a full address with its scheme, such as https://example.com/.</source>
+        <translation>أدخل عنوانًا كاملًا مع مخططه، مثل https://example.com/.</translation>
+    </message>
+    <message>
+        <source>The value could not be checked against the expected pattern in time.</source>
+        <translation>تعذّر التحقق من القيمة مقابل النمط المتوقع في الوقت المحدد.</translation>
+    </message>
+    <message>
+        <source>The value does not match the expected pattern.</source>
+        <translation>القيمة لا تطابق النمط المتوقع.</translation>
+    </message>
+    <message>
+        <source>Whole number between {low} and {high}.</source>
+        <extracomment>Numeric bounds in words, per kind: (both bounds, minimum only, maximum only, neither).</extracomment>
+        <translation>عدد صحيح بين {low} و{high}.</translation>
+    </message>
+    <message>
+        <source>Whole number of at least {low}.</source>
+        <translation>عدد صحيح لا يقل عن {low}.</translation>
+    </message>
+    <message>
+        <source>Whole number of at most {high}.</source>
+        <translation>عدد صحيح لا يزيد على {high}.</translation>
+    </message>
+    <message>
+        <source>Whole number.</source>
+        <translation>عدد صحيح.</translation>
+    </message>
+    <message>
+        <source>Number between {low} and {high}.</source>
+        <translation>عدد بين {low} و{high}.</translation>
+    </message>
+    <message>
+        <source>Number of at least {low}.</source>
+        <translation>عدد لا يقل عن {low}.</translation>
+    </message>
+    <message>
+        <source>Number of at most {high}.</source>
+        <translation>عدد لا يزيد على {high}.</translation>
+    </message>
+    <message>
+        <source>Number.</source>
+        <translation>عدد.</translation>
+    </message>
+    <message>
+        <source>Required.</source>
+        <translation>مطلوب.</translation>
+    </message>
+    <message>
+        <source>{low} to {high} characters.</source>
+        <translation>من {low} إلى {high} حرفًا.</translation>
+    </message>
+    <message>
+        <source>At least {count} characters.</source>
+        <translation>{count} أحرف على الأقل.</translation>
+    </message>
+    <message>
+        <source>At most {count} characters.</source>
+        <translation>{count} أحرف على الأكثر.</translation>
+    </message>
+    <message>
+        <source>An email address.</source>
+        <translation>عنوان بريد إلكتروني.</translation>
+    </message>
+    <message>
+        <source>A web address.</source>
+        <translation>عنوان ويب.</translation>
+    </message>
+    <message>
+        <source>A date.</source>
+        <translation>تاريخ.</translation>
+    </message>
+    <message>
+        <source>A date and time.</source>
+        <translation>تاريخ ووقت.</translation>
+    </message>
+    <message>
+        <source>Choose {low} to {high}.</source>
+        <translation>اختر من {low} إلى {high}.</translation>
+    </message>
+    <message>
+        <source>Choose {count}.</source>
+        <translation>اختر {count}.</translation>
+    </message>
+</context>
+<context>
+    <name>Widgets</name>
+    <message>
+        <source>Invisible characters in this value: {names}. It is exactly: {value}</source>
+        <extracomment>A required single-select with at most this many options is a radio group, else a combo box. Sentinel date meaning "no date" in the date pickers (shown as the empty special text): Qt's earliest picker date, so every date from 0100-01-02 on can be shown. Most characters a line edit holds (Qt's default, 32,767, silently cut longer text).</extracomment>
+        <translation>أحرف غير مرئية في هذه القيمة: {names}. القيمة بالضبط: {value}</translation>
+    </message>
+    <message>
+        <source>Not set</source>
+        <extracomment>Whether the row label is the control's own text (checkbox, group box title). Whether the field is one control named by the field title; otherwise ``widget`` is a group named by the title and each control is named by its option. A label the form shows under ``widget`` (hidden while ``notice_text`` is empty). What ``notice`` says now (:func:`invisible_notice`); part of the accessible description.
+----------
+The frame: a fixed offset (from the default), or ``None`` for local time.</extracomment>
+        <translation>غير محدد</translation>
+    </message>
+    <message>
+        <source>Yes</source>
+        <translation>نعم</translation>
+    </message>
+    <message>
+        <source>No</source>
+        <translation>لا</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>مسح</translation>
+    </message>
+    <message>
+        <source>Clear {field}</source>
+        <translation>مسح {field}</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>اختر…</translation>
+    </message>
+</context>
+</TS>
