@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
     <name>Dialog</name>
@@ -131,6 +132,7 @@
     </message>
     <message>
         <source>A local program</source>
+        <extracomment>Unicode isolates around a value placed inside a translated sentence (UAX #9): first-strong, left-to-right, and their end. Server and OS strings have their own bidi controls escaped (display.py), so these are the only ones.</extracomment>
         <translation>Ein lokales Programm</translation>
     </message>
 </context>
@@ -138,7 +140,7 @@
     <name>Tray</name>
     <message>
         <source>1 request waiting</source>
-        <extracomment>Where "Start at login" (XDG Autostart) applies.</extracomment>
+        <extracomment>Where &quot;Start at login&quot; (XDG Autostart) applies.</extracomment>
         <translation>1 Anfrage wartet</translation>
     </message>
     <message>
@@ -242,7 +244,6 @@
     <name>UrlReasons</name>
     <message>
         <source>This is not a valid web address.</source>
-        <extracomment>Stable reason id -&gt; one plain sentence for a non-technical reader. Key order is the order in which reasons are reported.</extracomment>
         <translation>Dies ist keine gültige Webadresse.</translation>
     </message>
     <message>
@@ -334,7 +335,7 @@
     <name>Validation</name>
     <message>
         <source>Enter a whole number.</source>
-        <extracomment>Longest time (seconds) one ``pattern`` match may take before it is treated as a mismatch. RFC 3339 ``date-time`` (section 5.6; "T" and "Z" in either case, as its note allows). Matched against words (camelCase and snake_case split, lower case), so "footprint" is not "otp". RFC 5321 section 4.1.2 ``Mailbox`` pieces (JSON Schema ``email``); ``idn-email`` (RFC 6531) adds any non-ASCII character to ``atext`` and ``qtext``.</extracomment>
+        <extracomment>Longest time (seconds) one ``pattern`` match may take before it is treated as a mismatch. RFC 3339 ``date-time`` (section 5.6; &quot;T&quot; and &quot;Z&quot; in either case, as its note allows). Matched against words (camelCase and snake_case split, lower case), so &quot;footprint&quot; is not &quot;otp&quot;. RFC 5321 section 4.1.2 ``Mailbox`` pieces (JSON Schema ``email``); ``idn-email`` (RFC 6531) adds any non-ASCII character to ``atext`` and ``qtext``.</extracomment>
         <translation>Geben Sie eine ganze Zahl ein.</translation>
     </message>
     <message>
@@ -491,12 +492,12 @@
     <name>Widgets</name>
     <message>
         <source>Invisible characters in this value: {names}. It is exactly: {value}</source>
-        <extracomment>A required single-select with at most this many options is a radio group, else a combo box. Sentinel date meaning "no date" in the date pickers (shown as the empty special text): Qt's earliest picker date, so every date from 0100-01-02 on can be shown. Most characters a line edit holds (Qt's default, 32,767, silently cut longer text).</extracomment>
+        <extracomment>A required single-select with at most this many options is a radio group, else a combo box. Sentinel date meaning &quot;no date&quot; in the date pickers (shown as the empty special text): Qt&apos;s earliest picker date, so every date from 0100-01-02 on can be shown. Most characters a line edit holds (Qt&apos;s default, 32,767, silently cut longer text).</extracomment>
         <translation>Unsichtbare Zeichen in diesem Wert: {names}. Ausgeschrieben lautet er: {value}</translation>
     </message>
     <message>
         <source>Not set</source>
-        <extracomment>Whether the row label is the control's own text (checkbox, group box title). Whether the field is one control named by the field title; otherwise ``widget`` is a group named by the title and each control is named by its option. A label the form shows under ``widget`` (hidden while ``notice_text`` is empty). What ``notice`` says now (:func:`invisible_notice`); part of the accessible description.
+        <extracomment>Whether the row label is the control&apos;s own text (checkbox, group box title). Whether the field is one control named by the field title; otherwise ``widget`` is a group named by the title and each control is named by its option. A label the form shows under ``widget`` (hidden while ``notice_text`` is empty). What ``notice`` says now (:func:`invisible_notice`); part of the accessible description.
 ----------
 The frame: a fixed offset (from the default), or ``None`` for local time.</extracomment>
         <translation>Nicht gesetzt</translation>

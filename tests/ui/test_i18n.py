@@ -20,7 +20,7 @@ from tests.ui.harness import Tray, shown_texts
 REPO = Path(__file__).resolve().parents[2]
 CATALOGUES = sorted((REPO / "resources" / "i18n").glob("elicit_tray_*.ts"))
 SOURCES = sorted(str(p) for p in (REPO / "src" / "elicit_tray" / "ui").glob("*.py")) + [
-    str(REPO / "src" / "elicit_tray" / "schema" / "values.py"), str(REPO / "src" / "elicit_tray" / "urlcheck.py")]
+    str(REPO / "src" / "elicit_tray" / "schema" / "values.py"), str(REPO / "src" / "elicit_tray" / "urlcheck" / "reasons.py")]
 FORM = {"message": "Wie viele? <b>", "requestedSchema": {"type": "object", "properties": {
     "copies": {"type": "integer", "title": "Copies", "minimum": 1, "maximum": 10}}, "required": ["copies"]}}
 

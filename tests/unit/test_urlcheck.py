@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import load_cases
-from elicit_tray.urlcheck import REASONS, UrlAnalysis, analyze_url, visible_url
+from elicit_tray.urlcheck import REASON_TABLE, REASONS, UrlAnalysis, analyze_url, visible_url
+from elicit_tray.urlcheck.reasons import SEVERITY, verdict
 
 CORPUS = load_cases("urls-corpus.jsonl")
 URL_CASES = {case["id"]: case for case in load_cases("url.jsonl")}
@@ -159,6 +160,27 @@ def test_reasons_are_reported_in_a_deterministic_order():
     first = analyze_url("http://3232235777/").reasons
     assert first == analyze_url("http://3232235777/").reasons
     assert list(first) == sorted(first, key=list(REASONS).index)
+
+
+def test_each_reason_states_its_severity_in_the_one_table():
+    assert len({r.id for r in REASON_TABLE}) == len(REASON_TABLE) == len(REASONS)
+    assert {r.id for r in REASON_TABLE if r.severity == "refuse"} == {
+        "unparseable", "forbidden_character", "bidi_control", "ambiguous_authority",
+        "scheme_not_allowed", "invalid_host", "invalid_idna"}
+    assert {r.severity for r in REASON_TABLE} == {"refuse", "warn"}
+    assert all(REASONS[r.id] == r.sentence and r.sentence.endswith(".") for r in REASON_TABLE)
+
+
+def test_the_verdict_is_the_most_serious_severity_of_the_reasons():
+    assert verdict([]) == "ok"
+    assert verdict(["insecure_scheme", "userinfo"]) == "warn"
+    assert verdict(["insecure_scheme", "invalid_host"]) == "refuse"
+    urls = [row["url"] for row in CORPUS] + ["https://xn--ls8h.la/", "http://127.1/", "https://example.com/"]
+    for url in urls:
+        result = analyze_url(url)
+        severities = {SEVERITY[r] for r in result.reasons}
+        assert result.verdict == ("refuse" if "refuse" in severities else "warn" if severities else "ok")
+        assert result.can_open == (result.verdict != "refuse")
 
 
 # --- properties ----------------------------------------------------------------------------

@@ -12,12 +12,11 @@ Punycode with a warning, "invalid" must be refused.  No Qt is imported here.
 from __future__ import annotations
 
 import re
-from importlib import resources
 
 import pytest
 
-from elicit_tray import urlcheck
-from elicit_tray.urlcheck import analyze_url
+from elicit_tray.urlcheck import analyze_url, idn
+from elicit_tray.urlcheck.data import data_file
 
 #: chromium/chromium components/url_formatter/spoof_checks/top_domains/idn_test_domains.list
 #: (commit 1a4f344c5089c67994178495c48c1eba84d37c6e), BSD-3-Clause.
@@ -50,7 +49,7 @@ def _unescape(text: str) -> str:
 
 
 def _load_cases() -> list[tuple[str, str | None, str]]:
-    path = resources.files("elicit_tray").joinpath("resources", "data", "chromium_idn_cases.tsv")
+    path = data_file("chromium_idn_cases.tsv")
     if not path.is_file():
         return []
     cases = []
@@ -73,12 +72,12 @@ needs_cases = pytest.mark.skipif(not CASES, reason="chromium_idn_cases.tsv is no
 
 @pytest.fixture(scope="module")
 def chromium_test_policy():
-    return urlcheck._IdnPolicy(CHROMIUM_TEST_TOP_DOMAINS)
+    return idn.IdnPolicy(CHROMIUM_TEST_TOP_DOMAINS)
 
 
 @pytest.fixture
 def with_test_top_domains(chromium_test_policy, monkeypatch):
-    monkeypatch.setattr(urlcheck, "_POLICY", chromium_test_policy)
+    monkeypatch.setattr(idn, "_POLICY", chromium_test_policy)
     return chromium_test_policy
 
 
@@ -166,11 +165,11 @@ def test_multiple_skeletons_as_chromium(chromium_test_policy):
     ("łwiłłer", 2, {"łwiłler", "łwiłłer"}),
 ])
 def test_supplemental_hostnames_as_chromium(text, limit, expected):
-    assert urlcheck._supplemental_hostnames(text, limit) == expected
+    assert idn.supplemental_hostnames(text, limit) == expected
 
 
 def test_all_twenty_seven_twitter_variants_are_generated():
-    variants = urlcheck._supplemental_hostnames("łwiłłer", 100)
+    variants = idn.supplemental_hostnames("łwiłłer", 100)
     assert len(variants) == 27 and "twitter" in variants
 
 
@@ -203,7 +202,7 @@ def test_the_shipped_top_domain_list_behaves_like_chromiums(url, shown, reason):
 
 
 def test_the_shipped_top_domains_match_their_idn_lookalikes():
-    policy = urlcheck._policy()
+    policy = idn.shared_policy()
     assert policy.similar_top_domain("аррӏе.com") == "apple.com"
     assert policy.similar_top_domain("googlé.com") == "google.com"
     assert policy.similar_top_domain("youtuße.com") == "youtube.com"

@@ -1,0 +1,121 @@
+"""What the host of a URL says about its target (pure, no Qt): IP literals (local or not, with
+IPv4 embedded in IPv6), and for a domain name its reasons, its display form (through the
+Chromium IDN policy of :mod:`.idn`) and its registrable domain.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import unicodedata
+
+from .data import TOP_DOMAINS, icann_psl, psl
+from .idn import LABELS_TO_CHECK, idn_labels
+
+__all__ = ["embedded_ipv4", "embeds_top_domain", "host_reasons", "is_local_ip"]
+
+#: IPv6 prefixes that carry an IPv4 address in their last 32 bits (RFC 6052 NAT64 well-known
+#: prefix; RFC 4291 2.5.5.1 IPv4-compatible) - besides IPv4-mapped and 6to4, which
+#: ``ipaddress`` decodes itself.
+_NAT64_WKP = ipaddress.IPv6Network("64:ff9b::/96")
+_IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")
+
+
+def embedded_ipv4(addr: ipaddress.IPv4Address | ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address stands for, if it embeds one; else None.
+
+    IPv4-mapped ``::ffff:a.b.c.d`` (RFC 4291 2.5.5.2), NAT64 ``64:ff9b::a.b.c.d`` (RFC 6052
+    2.1), 6to4 ``2002:AABB:CCDD::/48`` (RFC 3056 2) and IPv4-compatible ``::a.b.c.d``
+    (RFC 4291 2.5.5.1; ``::`` and ``::1`` are not: they are IPv6's own unspecified and
+    loopback addresses).  An IPv4 address gives None.  Never raises.
+    """
+    if addr.version != 6:
+        return None
+    if addr.ipv4_mapped is not None:
+        return addr.ipv4_mapped
+    if addr.sixtofour is not None:
+        return addr.sixtofour
+    if addr in _NAT64_WKP or (addr in _IPV4_COMPATIBLE and int(addr) > 1):
+        return ipaddress.IPv4Address(int(addr) & 0xFFFF_FFFF)
+    return None
+
+
+def is_local_ip(addr: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether an IP literal targets this computer or a private, link-local, reserved or
+    multicast network (notes section 8 ``local_target``).  An IPv6 address that embeds an
+    IPv4 address (:func:`embedded_ipv4`) is judged by that IPv4 address alone."""
+    judged = embedded_ipv4(addr) or addr
+    return (judged.is_private or judged.is_loopback or judged.is_link_local
+            or judged.is_unspecified or judged.is_reserved or judged.is_multicast)
+
+
+#: A host label QUrl accepts and DNS can carry (RFC 1123 2.1 letters, digits, hyphen, plus the
+#: underscore that both allow): 1-63 characters, no hyphen at either end.  ada (WHATWG) also
+#: accepts empty labels and characters such as "*", "~", "{" that Qt rejects.
+_HOST_LABEL = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?\Z")
+
+
+def host_reasons(raw_host: str, ascii_host: str, reasons: list[str],
+                 hosts: dict[str, str | None]) -> bool | str:
+    """Add domain-name reasons and display fields; return is-loopback, or the refuse reason
+    (``"invalid_host"``, ``"invalid_idna"``)."""
+    trailing = ascii_host.endswith(".")
+    name = ascii_host[:-1] if trailing else ascii_host
+    labels = name.split(".")
+    if trailing:
+        reasons.append("trailing_dot")
+    if len(name) > 253:
+        reasons.append("host_too_long")
+    loopback = name == "localhost" or name.endswith(".localhost")
+    local = loopback or "." not in name or name.endswith((".local", ".internal", ".home.arpa"))
+    if local:
+        reasons.append("local_target")
+
+    idn = idn_labels(labels, reasons)
+    if idn is None:
+        return "invalid_idna"
+    if not all(_HOST_LABEL.match(label) for label in labels):
+        return "invalid_host"  # an empty label ("a..com", "example.com.."), "a-", "a*b", 64+ chars
+    decoded, shown = idn
+    unicode_name = ".".join(decoded)
+    raw_form = unicodedata.normalize("NFC", raw_host.lower()).rstrip(".")
+    if raw_form not in (name, unicode_name):
+        reasons.append("host_normalized")
+
+    registrable = None
+    if not local:
+        suffix = psl().privatesuffix(name)
+        if suffix:
+            registrable = ".".join(shown[-(suffix.count(".") + 1):])
+        if embeds_top_domain(labels, suffix):
+            reasons.append("subdomain_embeds_domain")
+    hosts.update(display_host=".".join(shown) + ("." if trailing else ""),
+                 registrable_domain=registrable,
+                 unicode_host=unicode_name + ("." if trailing else ""))
+    return loopback
+
+
+def embeds_top_domain(labels: list[str], registrable: str | None) -> bool:
+    """Whether a listed well-known domain appears in the host followed by more labels, outside
+    of its owner's reach: a look-alike (``subdomain_embeds_domain``).
+
+    ``labels`` are the ASCII labels of the host (no trailing dot), ``registrable`` its
+    registrable domain (PSL, private section included) or None.  An occurrence of a listed
+    domain ``D`` at labels ``[i, i + k)`` with labels after it is a look-alike when it starts
+    left of the ICANN registrable domain: in the subdomain part (``google.com.evil.net``) or
+    across the registrable-domain boundary (``google.com.click``, ``facebook.com.مصر``,
+    ``google.com.de`` whose ``com.de`` is a privately run suffix).  Starting exactly at the
+    ICANN registrable domain it is the brand under a country's suffix (``google.com.au``,
+    ``amazon.co.uk``): not a look-alike.  ``D`` equal to the host's own registrable domain
+    (``google.com.google.com``) is not one either.  Notes section 2.2 (target embedding).
+    """
+    icann = icann_psl().privatesuffix(".".join(labels))
+    icann_start = len(labels) - (icann.count(".") + 1) if icann else 0
+    for i in range(icann_start):
+        for k in range(2, LABELS_TO_CHECK + 1):
+            if i + k >= len(labels):
+                break
+            domain = ".".join(labels[i:i + k])
+            if domain in TOP_DOMAINS and domain != registrable:
+                return True
+    return False
