@@ -2,6 +2,7 @@
 
 Wires QApplication + qasync, the presenter (dialogs), the dispatcher (IPC contract), the
 local socket endpoint, the tray icon, and optionally the scripted user of the headless demo.
+:func:`serve` reads top to bottom; each step is a small function below it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,7 +21,11 @@ from . import __version__
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
 
+    from .ipc.protocol import Dispatcher
+    from .ipc.server import LocalEndpoint
+    from .ui.presenter import Presenter
     from .ui.tray import Tray
 
 __all__ = ["serve", "EXIT_ALREADY_RUNNING", "EXIT_UNSAFE_SOCKET_DIR", "EXIT_SOCKET_ACTIVATION"]
@@ -111,16 +118,52 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     With such a socket (``elicit-tray.socket``) the app serves on it instead of ``socket_path``.
     """
     import qasync
-    from PySide6.QtCore import QCoreApplication, QEvent, QTimer
-    from PySide6.QtWidgets import QApplication
 
     from .ipc.protocol import Dispatcher
-    from .ipc.server import AlreadyRunning, LocalEndpoint, listen_fds
-    from .paths import UnsafeDirectory
-    from .ui import base
-    from .ui.presenter import Presenter, system_browser
+    from .ipc.server import LocalEndpoint
+    from .logs import open_journal
+    from .ui.tray import Tray
+
+    app = _qt_application()
+    presenter = _presenter(plan_path=plan_path, screenshot_dir=screenshot_dir, no_browser=no_browser,
+                           arm_delay_ms=arm_delay_ms, timeout_s=timeout_s)
+
+    # What is recorded: the request journal (logs.py) gets every request's outcome from the
+    # dispatcher, and the app's start and stop below. Further recorders are opened here too.
+    journal = open_journal(log_values=log_values)
+    dispatcher = Dispatcher(presenter, __version__, journal=journal)
+
+    endpoint = LocalEndpoint(dispatcher, socket_path)
+    served = _start_endpoint(endpoint, socket_path)
+    if isinstance(served, _StartFailure):
+        _say_why_not(served)
+        journal.close()
+        return served.exit_code
+    journal.record("started", pid=os.getpid(), version=__version__, socket=str(served), log_values=log_values,
+                   socket_activated=endpoint.adopted)
+
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    quitting, request_quit = _quit_on_request(loop)
+    tray = Tray(presenter, on_quit=request_quit)
+    tray_watch = _show_when_a_tray_appears(tray)
+    wake = _wake_for_signal_handlers()
+    print(f"elicit-tray {__version__} listening on {served}"
+          f"{'' if tray_watch is None else ' (no system tray available yet)'}", file=sys.stderr, flush=True)
+    _run_until_quit(app, loop, quitting, dispatcher, endpoint)
+    wake.stop()
+    journal.record("stopped", pid=os.getpid())
+    journal.close()
+    return 0
+
+
+def _qt_application() -> QApplication:
+    """The QApplication of the tray app (created unless one exists), named ``elicit-tray``, with
+    its icon and the system locale's translations, kept running while no window is open."""
+    from PySide6.QtWidgets import QApplication
+
     from .ui.i18n import install_translations
-    from .ui.tray import Tray, app_icon
+    from .ui.tray import app_icon
 
     _quiet_platform_notices()
     # argv[0] names the windows (WM_CLASS "elicit-tray"), also when run as python -m elicit_tray
@@ -132,56 +175,77 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     app.setQuitOnLastWindowClosed(False)
     app.setWindowIcon(app_icon())
     install_translations()
+    return app
 
-    def fake_browser(href: str) -> bool:
-        print(f"[tray] (headless) the browser would open: {href}", file=sys.stderr, flush=True)
-        return True
+
+def _headless_browser(href: str) -> bool:
+    """The browser of ``--no-browser``: one line on stderr instead of opening ``href``."""
+    print(f"[tray] (headless) the browser would open: {href}", file=sys.stderr, flush=True)
+    return True
+
+
+def _presenter(*, plan_path: Path | None, screenshot_dir: Path | None, no_browser: bool,
+               arm_delay_ms: int | None, timeout_s: int) -> Presenter:
+    """The presenter (dialogs), answered by the scripted user of ``plan_path`` if one is given
+    (see :func:`serve` for the arguments)."""
+    from .ui import base
+    from .ui.presenter import Presenter, system_browser
 
     on_shown = None
     if plan_path is not None:
         from .ui.scripted import ScriptedUser, ScriptPlan
 
         on_shown = ScriptedUser(ScriptPlan.load(plan_path), screenshot_dir)
+    return Presenter(opener=_headless_browser if no_browser else system_browser,
+                     arm_delay_ms=base.ARM_DELAY_MS if arm_delay_ms is None else arm_delay_ms,
+                     timeout_s=max(0, timeout_s),
+                     on_shown=on_shown)
 
-    presenter = Presenter(opener=fake_browser if no_browser else system_browser,
-                          arm_delay_ms=base.ARM_DELAY_MS if arm_delay_ms is None else arm_delay_ms,
-                          timeout_s=max(0, timeout_s),
-                          on_shown=on_shown)
-    from .logs import open_journal
 
-    journal = open_journal(log_values=log_values)
-    dispatcher = Dispatcher(presenter.ask, presenter.complete, __version__, journal=journal)
-    endpoint = LocalEndpoint(dispatcher, socket_path)
-    inherited = listen_fds()  # systemd socket activation (elicit-tray.socket): adopt, do not create
+@dataclass(frozen=True)
+class _StartFailure:
+    """Why the endpoint could not start: the line for stderr and the process exit code."""
+
+    message: str
+    exit_code: int
+
+
+def _start_endpoint(endpoint: LocalEndpoint, socket_path: Path) -> Path | _StartFailure:
+    """Serve on the socket systemd passed (``LISTEN_FDS``, elicit-tray.socket: adopted, not
+    created) or else listen on ``socket_path``; returns the path served, or why not (one of the
+    exit codes of :func:`serve`)."""
+    from .ipc.server import AlreadyRunning, listen_fds
+    from .paths import UnsafeDirectory
+
+    inherited = listen_fds()
     if len(inherited) > 1:
         log.warning("the service manager passed %d sockets; serving on the first only", len(inherited))
-    failure: tuple[str, int] | None = None
     try:
         if inherited:
             endpoint.adopt(inherited[0])
-            socket_path = endpoint.path
-        else:
-            endpoint.listen()
+            return endpoint.path
+        endpoint.listen()
+        return socket_path
     except AlreadyRunning as exc:
-        failure = (str(exc), EXIT_ALREADY_RUNNING)
+        return _StartFailure(str(exc), EXIT_ALREADY_RUNNING)
     except UnsafeDirectory as exc:
-        failure = (f"refusing to start: {exc}", EXIT_UNSAFE_SOCKET_DIR)
+        return _StartFailure(f"refusing to start: {exc}", EXIT_UNSAFE_SOCKET_DIR)
     except OSError as exc:
         if inherited:
-            failure = (f"cannot use the socket passed by the service manager: {exc}", EXIT_SOCKET_ACTIVATION)
-        else:
-            failure = (f"refusing to start: cannot use the socket path {socket_path}: {exc}", EXIT_UNSAFE_SOCKET_DIR)
-    if failure is not None:
-        from .logs import escape_controls
+            return _StartFailure(f"cannot use the socket passed by the service manager: {exc}", EXIT_SOCKET_ACTIVATION)
+        return _StartFailure(f"refusing to start: cannot use the socket path {socket_path}: {exc}", EXIT_UNSAFE_SOCKET_DIR)
 
-        print(f"elicit-tray: {escape_controls(failure[0])}", file=sys.stderr)
-        journal.close()
-        return failure[1]
-    journal.record("started", pid=os.getpid(), version=__version__, socket=str(socket_path), log_values=log_values,
-                   socket_activated=endpoint.adopted)
 
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
+def _say_why_not(failure: _StartFailure) -> None:
+    """Say on stderr why the app does not start: one line, control characters escaped."""
+    from .logs import escape_controls
+
+    print(f"elicit-tray: {escape_controls(failure.message)}", file=sys.stderr)
+
+
+def _quit_on_request(loop: asyncio.AbstractEventLoop) -> tuple[asyncio.Event, Callable[..., None]]:
+    """An event set once quitting is asked for, and the function that asks (the tray's Quit);
+    SIGINT and SIGTERM ask too."""
     quitting = asyncio.Event()
 
     def request_quit(*_args: object) -> None:
@@ -191,30 +255,44 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, request_quit)
-    tray = Tray(presenter, on_quit=request_quit)
-    tray_watch = _show_when_a_tray_appears(tray)
-    wake = QTimer()  # let the Python interpreter run signal handlers while Qt waits
+    return quitting, request_quit
+
+
+def _wake_for_signal_handlers() -> QTimer:
+    """A running timer that lets the Python interpreter run signal handlers while Qt waits
+    (keep a reference for as long as the app runs)."""
+    from PySide6.QtCore import QTimer
+
+    wake = QTimer()
     wake.start(200)
     wake.timeout.connect(lambda: None)
-    print(f"elicit-tray {__version__} listening on {socket_path}"
-          f"{'' if tray_watch is None else ' (no system tray available yet)'}", file=sys.stderr, flush=True)
+    return wake
+
+
+#: What a request still waiting gets when the app quits (JSON-RPC error -32603).
+SHUTDOWN_MESSAGE = "elicit-tray is shutting down; no answer was given"
+
+
+def _run_until_quit(app: QApplication, loop: asyncio.AbstractEventLoop, quitting: asyncio.Event,
+                    dispatcher: Dispatcher, endpoint: LocalEndpoint) -> None:
+    """Run the Qt event loop until ``quitting`` is set (or Qt quits), then shut down: every
+    waiting request gets an error instead of an answer, the endpoint closes and every window is
+    hidden and deleted without a word."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
     app.aboutToQuit.connect(quitting.set)
-    shutdown_message = "elicit-tray is shutting down; no answer was given"
 
     async def until_quit() -> None:
         await quitting.wait()
         # While the loop still runs: the errors are written and the cancelled dialog tasks
         # (which run before this task's completion stops the loop) expire their dialogs.
-        dispatcher.shutdown(shutdown_message)
+        dispatcher.shutdown(SHUTDOWN_MESSAGE)
 
     with loop:
         loop.run_until_complete(until_quit())
-        dispatcher.shutdown(shutdown_message)  # no-op unless the Qt loop stopped first (app.quit())
+        dispatcher.shutdown(SHUTDOWN_MESSAGE)  # no-op unless the Qt loop stopped first (app.quit())
         endpoint.close()
         for window in app.topLevelWidgets():  # answered or expired by now: close without a word
             window.hide()
             window.deleteLater()
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    journal.record("stopped", pid=os.getpid())
-    journal.close()
-    return 0
