@@ -131,7 +131,7 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     # What is recorded: the request journal (logs.py) gets every request's outcome from the
     # dispatcher, and the app's start and stop below. Further recorders are opened here too.
     journal = open_journal(log_values=log_values)
-    dispatcher = Dispatcher(presenter, __version__, journal=journal)
+    dispatcher = Dispatcher(presenter.ask, presenter.complete, __version__, journal=journal)
 
     endpoint = LocalEndpoint(dispatcher, socket_path)
     served = _start_endpoint(endpoint, socket_path)
