@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 
@@ -95,7 +95,7 @@ def _show_when_a_tray_appears(tray: Tray) -> QTimer | None:
 
 def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: Path | None = None,
           no_browser: bool = False, arm_delay_ms: int | None = None, log_values: bool = False,
-          timeout_s: int = 0) -> int:
+          timeout_s: int | None = None, settings: dict[str, Any] | None = None) -> int:
     """Run the tray app until it is quit; returns the process exit code.
 
     Args:
@@ -109,6 +109,9 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
             :meth:`~elicit_tray.ui.base.ElicitationDialog.start_timeout`.
         log_values: the request log (:mod:`elicit_tray.logs`) also records field values,
             messages and full URLs (off by default).
+        settings: settings given on the command line (:class:`~elicit_tray.settings.Settings`
+            attribute -> value; ``None`` values are left to the settings file). They win over
+            the settings file and the Settings window (issue 15).
 
     Exit codes: 0 after Quit/SIGTERM, :data:`EXIT_ALREADY_RUNNING` when another instance answers
     on the socket or holds its lock, :data:`EXIT_UNSAFE_SOCKET_DIR` when the socket path cannot be
@@ -119,19 +122,25 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     """
     import qasync
 
+    from .history import Recorder, open_history
     from .ipc.protocol import Dispatcher
     from .ipc.server import LocalEndpoint
     from .logs import open_journal
+    from .settings import Preferences, settings_store
+    from .ui.settings_window import connect_settings
     from .ui.tray import Tray
 
     app = _qt_application()
     presenter = _presenter(plan_path=plan_path, screenshot_dir=screenshot_dir, no_browser=no_browser,
-                           arm_delay_ms=arm_delay_ms, timeout_s=timeout_s)
+                           arm_delay_ms=arm_delay_ms, timeout_s=timeout_s or 0)
+    preferences = Preferences(settings_store(), {**(settings or {}), "timeout_s": timeout_s})
 
-    # What is recorded: the request journal (logs.py) gets every request's outcome from the
-    # dispatcher, and the app's start and stop below. Further recorders are opened here too.
-    journal = open_journal(log_values=log_values)
-    dispatcher = Dispatcher(presenter.ask, presenter.complete, __version__, journal=journal)
+    # What is recorded: one Recorder (history.py) decides. It writes the request journal
+    # (logs.py) and the decision history from the same events: each request's arrival, its
+    # dialog shown, its outcome from the dispatcher, and the app's start and stop below.
+    journal = Recorder(open_journal(log_values=log_values), privacy=preferences.current.privacy())
+    presenter.on_shown = journal.on_shown(presenter.on_shown)
+    dispatcher = Dispatcher(journal.wrap(presenter.ask), presenter.complete, __version__, journal=journal)
 
     endpoint = LocalEndpoint(dispatcher, socket_path)
     served = _start_endpoint(endpoint, socket_path)
@@ -141,17 +150,21 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
         return served.exit_code
     journal.record("started", pid=os.getpid(), version=__version__, socket=str(served), log_values=log_values,
                    socket_activated=endpoint.adopted)
+    # Only now, holding the socket's lock: a second instance exits above, never opening it.
+    journal.attach(open_history())
+    settings_timer = connect_settings(preferences, presenter, journal, fixed_arm_delay=arm_delay_ms is not None)
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     quitting, request_quit = _quit_on_request(loop)
-    tray = Tray(presenter, on_quit=request_quit)
+    tray = Tray(presenter, on_quit=request_quit, recorder=journal, preferences=preferences, socket_path=served)
     tray_watch = _show_when_a_tray_appears(tray)
     wake = _wake_for_signal_handlers()
     print(f"elicit-tray {__version__} listening on {served}"
           f"{'' if tray_watch is None else ' (no system tray available yet)'}", file=sys.stderr, flush=True)
     _run_until_quit(app, loop, quitting, dispatcher, endpoint)
     wake.stop()
+    settings_timer.stop()
     journal.record("stopped", pid=os.getpid())
     journal.close()
     return 0

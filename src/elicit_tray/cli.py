@@ -1,4 +1,5 @@
-"""``elicit-tray`` subcommands: ``serve`` (default), ``ask``, ``demo``, ``check-url``, ``check``.
+"""``elicit-tray`` subcommands: ``serve`` (default), ``ask``, ``demo``, ``check-url``, ``check``,
+``history``.
 
 Exit codes: 0 success; 1 the tray app answered ``ask`` with a JSON-RPC error; 2 usage
 error; 3 another tray app is already running or holds the lock ``<socket>.lock`` (``serve``);
@@ -36,12 +37,37 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--screenshots", metavar="DIR", type=Path, help="save a PNG of every dialog in DIR")
     serve.add_argument("--no-browser", action="store_true", help="Open only prints the address (headless demo)")
     serve.add_argument("--arm-delay-ms", type=int, default=None, help=argparse.SUPPRESS)
-    serve.add_argument("--timeout", metavar="SECONDS", type=int, default=0,
+    serve.add_argument("--timeout", metavar="SECONDS", type=int, default=None,
                        help="answer cancel when a dialog is left untouched this long; a visible countdown "
-                            "stops at the first key or click (default: 0, no timeout)")
+                            "stops at the first key or click (default: the settings file, else 0, no timeout)")
     serve.add_argument("--log-values", action="store_true",
                        help="the request log and the -v log also record field values, messages and full "
                             "URLs (default: never; see $ELICIT_TRAY_LOG)")
+
+    # Settings (issue 15): each also in the settings file and the Settings window; these win.
+    serve.add_argument("--consent-delay-ms", metavar="MS", type=int, default=None,
+                       help="how long every button stays disarmed after a dialog appears or regains focus "
+                            "(300-5000; default: the settings file, else 700)")
+    serve.add_argument("--history", action=argparse.BooleanOptionalAction, default=None,
+                       help="keep the decision history (default: the settings file, else on; "
+                            "$ELICIT_TRAY_HISTORY=PATH|off moves it or turns it off)")
+    serve.add_argument("--history-values", action=argparse.BooleanOptionalAction, default=None,
+                       help="keep submitted form values in the history, never secret-looking ones (default: on)")
+    serve.add_argument("--history-query", action=argparse.BooleanOptionalAction, default=None,
+                       help="keep URL query strings and fragments in the history (default: off)")
+    serve.add_argument("--retention-days", metavar="DAYS", type=int, default=None,
+                       help="delete decisions older than this, at start and daily (0: keep; default: 90)")
+    serve.add_argument("--lang", metavar="CODE", default=None,
+                       help="language of the dialogs and windows, e.g. de, ar, en (default: the settings file, "
+                            "else the system's)")
+
+    history = sub.add_parser("history", help="print the decision history (newest first)")
+    history.add_argument("--json", action="store_true", help="print a JSON array of rows (every column)")
+    history.add_argument("--since", metavar="DATE", help="only decisions received since DATE (YYYY-MM-DD, local "
+                         "midnight, or an ISO 8601 date-time)")
+    history.add_argument("--server", metavar="NAME", help="only decisions of this (self-reported) server")
+    history.add_argument("--outcome", metavar="O", help="only this outcome (accept, decline, cancel-escape, ..., "
+                         "interrupted; 'cancel' matches every cancel-*)")
 
     ask = sub.add_parser("ask", help="send one elicitation/create request; print the ElicitResult JSON")
     ask.add_argument("file", nargs="?", default="-", help="params JSON file, or - for stdin (default)")
@@ -124,7 +150,15 @@ def main(argv: list[str] | None = None) -> int:
         return serve(socket_path, plan_path=getattr(args, "scripted_user", None),
                      screenshot_dir=getattr(args, "screenshots", None),
                      no_browser=getattr(args, "no_browser", False), arm_delay_ms=getattr(args, "arm_delay_ms", None),
-                     log_values=getattr(args, "log_values", False), timeout_s=getattr(args, "timeout", 0))
+                     log_values=getattr(args, "log_values", False), timeout_s=getattr(args, "timeout", None),
+                     settings={name: getattr(args, option, None) for name, option in (
+                         ("consent_delay_ms", "consent_delay_ms"), ("history", "history"),
+                         ("history_values", "history_values"), ("history_query", "history_query"),
+                         ("retention_days", "retention_days"), ("language", "lang"))})
+    if command == "history":
+        from .history import print_history
+
+        return print_history(as_json=args.json, since=args.since, server=args.server, outcome=args.outcome)
     if command == "ask":
         return _ask(args, socket_path)
     if command == "demo":

@@ -55,7 +55,7 @@ from .logs import Journal, UnsafeLogFile, open_private_log
 
 __all__ = ["COLUMNS", "DEFAULT_RETENTION_DAYS", "ENV_HISTORY", "HistoryError", "History", "MIGRATIONS",
            "Privacy", "Recorder", "SCHEMA_VERSION", "default_history_path", "export_csv", "export_json",
-           "format_time", "history_url", "open_history", "parse_since"]
+           "format_time", "history_url", "open_history", "parse_since", "print_history"]
 
 log = logging.getLogger(__name__)
 
@@ -489,6 +489,16 @@ class Recorder:
 
         return recorded
 
+    def on_shown(self, inner: Callable[[Any], Any] | None = None) -> Callable[[Any], Any]:
+        """A presenter ``on_shown`` hook: records when the dialog (anything with
+        ``.request.key``) is on screen, then calls ``inner(dialog)`` if given."""
+
+        def hook(dialog: Any) -> Any:
+            self.shown(dialog.request.key)
+            return inner(dialog) if inner is not None else None
+
+        return hook
+
     def watch(self, ui: Any) -> Any:
         """``ui`` (the dispatcher's UI object, e.g. the presenter) with the arrival recorded
         before each ``ui.ask(request)``; every other attribute is ``ui``'s own."""
@@ -604,3 +614,62 @@ class _RecordedUi:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._ui, name)
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+def print_history(*, as_json: bool = False, since: str | None = None, server: str | None = None,
+                  outcome: str | None = None, path: Path | None = None, out: Any = None) -> int:
+    """``elicit-tray history``: print the rows of the history at ``path`` (default
+    :func:`default_history_path`, read only, nothing changed), newest first, filtered as
+    :meth:`History.rows` (``since`` a date as :func:`parse_since` reads it; ``outcome``
+    ``"cancel"`` means every ``cancel-*``).
+
+    ``as_json``: a JSON array of row objects (:data:`COLUMNS`), ``[]`` when there is no history
+    yet. Otherwise one line per row: local received time, outcome, server, mode and the message
+    on one line (controls escaped), columns separated by two spaces.
+
+    Returns the exit code: 0 printed (also when empty), 1 the history cannot be read, 2 a bad
+    ``since``.
+    """
+    import sys
+
+    from .logs import escape_controls
+
+    out = out or sys.stdout
+    try:
+        since_s = parse_since(since) if since else None
+    except ValueError:
+        print(f"elicit-tray history: --since {since!r} is not a date (YYYY-MM-DD) or an ISO 8601 date-time",
+              file=sys.stderr)
+        return 2
+    path = path if path is not None else default_history_path()
+    if path is None:
+        path = Path(os.devnull)
+    rows: list[dict[str, Any]] = []
+    if path.exists() and path != Path(os.devnull):
+        try:
+            history = History(path, readonly=True)
+            try:
+                rows = history.rows(since=since_s, server=server,
+                                    outcome="cancel-" if outcome == "cancel" else outcome)
+            finally:
+                history.close()
+        except (OSError, sqlite3.Error) as exc:
+            print(f"elicit-tray history: cannot read {path}: {exc}", file=sys.stderr)
+            return 1
+    if as_json:
+        out.write(export_json(rows) if rows else "[]\n")
+        return 0
+    for row in rows:
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(_seconds(row["received"])))
+        text = escape_controls(" ".join(str(row["message"] or row["url"] or row["detail"] or "").split()))
+        out.write(f"{stamp}  {row['outcome']:<14}  {escape_controls(row['server'] or '-'):<16}  "
+                  f"{row['mode'] or '-':<4}  {text}\n")
+    return 0
+
+
+def _seconds(stamp: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()

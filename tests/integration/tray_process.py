@@ -59,6 +59,8 @@ def tray_env() -> dict[str, str]:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     env.pop("ELICIT_TRAY_SOCKET", None)
     env.setdefault("ELICIT_TRAY_LOG", "off")  # never the user's real log
+    env.setdefault("ELICIT_TRAY_HISTORY", "off")  # nor the user's decision history
+    env.setdefault("ELICIT_TRAY_CONFIG", os.devnull)  # nor the user's settings file
     return env
 
 

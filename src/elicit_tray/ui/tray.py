@@ -2,7 +2,7 @@
 
 Lists the pending requests (click to bring one to the front; those still waiting for a window,
 marked "not shown yet", get it when chosen: :mod:`.presenter` "Queue"), "Dismiss all" (each answers
-``cancel``), "Start at login" (a checkbox over the XDG autostart entry, :mod:`elicit_tray.desktop`;
+``cancel``), "History…" and "Settings…" (issue 15), "Start at login" (a checkbox over the XDG autostart entry, :mod:`elicit_tray.desktop`;
 freedesktop platforms only) and "Quit". The app keeps serving where no system tray exists.
 """
 
@@ -11,7 +11,8 @@ from __future__ import annotations
 import logging
 import sys
 from importlib import resources
-from typing import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
@@ -19,6 +20,10 @@ from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 from .. import desktop
 from .i18n import translate
 from .presenter import Presenter
+
+if TYPE_CHECKING:
+    from ..history import Recorder
+    from ..settings import Preferences
 
 __all__ = ["Tray", "app_icon"]
 
@@ -48,12 +53,23 @@ class Tray(QSystemTrayIcon):
 
     ``on_quit`` is what "Quit" calls: the app's orderly shutdown, which answers every pending
     request with -32603 before windows close (closing a dialog would answer ``cancel``).
+    With ``recorder`` the menu has "History…" (:class:`~.history_window.HistoryWindow` over
+    ``recorder.history``), with ``preferences`` "Settings…"
+    (:class:`~.settings_window.SettingsWindow`, showing ``socket_path``); each window is built
+    on first use and reused.
     """
 
-    def __init__(self, presenter: Presenter, on_quit: Callable[[], object] = QApplication.quit):
+    def __init__(self, presenter: Presenter, on_quit: Callable[[], object] = QApplication.quit, *,
+                 recorder: Recorder | None = None, preferences: Preferences | None = None,
+                 socket_path: Path | str | None = None):
         super().__init__(app_icon())
         self.presenter = presenter
         self.on_quit = on_quit
+        self.recorder = recorder
+        self.preferences = preferences
+        self.socket_path = socket_path
+        self.history_window: Any = None
+        self.settings_window: Any = None
         self.menu = QMenu()
         self.menu.aboutToShow.connect(self.rebuild)
         self.setContextMenu(self.menu)
@@ -100,6 +116,14 @@ class Tray(QSystemTrayIcon):
         dismiss.setEnabled(bool(count))
         dismiss.triggered.connect(self.presenter.dismiss_all)
         self.menu.addAction(dismiss)
+        if self.recorder is not None:
+            history = QAction(translate("Tray", "&History…"), self.menu)
+            history.triggered.connect(lambda _=False: self.show_history())
+            self.menu.addAction(history)
+        if self.preferences is not None:
+            settings = QAction(translate("Tray", "Se&ttings…"), self.menu)
+            settings.triggered.connect(lambda _=False: self.show_settings())
+            self.menu.addAction(settings)
         if _XDG_AUTOSTART:
             autostart = QAction(translate("Tray", "&Start at login"), self.menu)
             autostart.setCheckable(True)
@@ -116,3 +140,30 @@ class Tray(QSystemTrayIcon):
             desktop.set_autostart(enabled)
         except OSError as exc:
             log.warning("cannot change Start at login: %s", exc)
+
+    @staticmethod
+    def _present(window: Any) -> None:
+        window.show()
+        window.raise_()
+        window.activateWindow()
+
+    def show_history(self) -> Any:
+        """"History…": show the History window (built on first use, reading afresh); returns it."""
+        from .history_window import HistoryWindow
+
+        history = self.recorder.history if self.recorder is not None else None
+        if self.history_window is None or self.history_window.history is not history:
+            self.history_window = HistoryWindow(history, self.recorder)
+        else:
+            self.history_window.refresh()
+        self._present(self.history_window)
+        return self.history_window
+
+    def show_settings(self) -> Any:
+        """"Settings…": show the Settings window (built on first use); returns it."""
+        from .settings_window import SettingsWindow
+
+        if self.settings_window is None and self.preferences is not None:
+            self.settings_window = SettingsWindow(self.preferences, self.socket_path or "")
+        self._present(self.settings_window)
+        return self.settings_window

@@ -1,0 +1,416 @@
+"""The History window (tray menu "History…"): what was decided, for whom, and when.
+
+A table of the decision history (:mod:`elicit_tray.history`), newest first, that can be searched
+and filtered by server, outcome and period; a detail pane with everything kept about the chosen
+row (plain text: server text is never rich text); export of the rows shown to JSON or CSV;
+"Clear history". Keyboard: every control has a mnemonic (Alt+S search, Alt+R server, Alt+O
+outcome, Alt+P period, Alt+T table, Alt+E details, Alt+J/Alt+C export, Alt+L clear), Tab walks
+them in that order, Escape closes. Every control has an accessible name and description
+(AT-SPI). The window follows new decisions as they are recorded.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCore import QAbstractTableModel, QDate, QDateTime, QTime, QModelIndex, QPersistentModelIndex, Qt, QTimeZone
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QFileDialog, QGridLayout, QHBoxLayout,
+                               QHeaderView, QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QPushButton, QSplitter,
+                               QTableView, QVBoxLayout, QWidget)
+
+from ..history import History, Recorder, export_csv, export_json
+from .i18n import translate
+
+__all__ = ["HistoryWindow", "outcome_label"]
+
+def _periods() -> list[tuple[str, int | None]]:
+    """The period filter's choices: (label, days back; None: all time; 0: since midnight)."""
+    return [(translate("History", "All time"), None), (translate("History", "Today"), 0),
+            (translate("History", "Last 7 days"), 7), (translate("History", "Last 30 days"), 30),
+            (translate("History", "Last 90 days"), 90)]
+
+
+def outcome_label(outcome: str | None) -> str:
+    """An outcome word of the history (the request log's words, ``pending``, ``interrupted``)
+    as the user reads it, translated; an unknown word as it is."""
+    labels = {
+        "accept": translate("History", "Accepted"), "decline": translate("History", "Declined"),
+        "cancel-escape": translate("History", "Cancelled (Escape)"),
+        "cancel-button": translate("History", "Cancelled (button)"),
+        "cancel-close": translate("History", "Cancelled (window closed)"),
+        "cancel-tray": translate("History", "Cancelled (from the tray)"),
+        "cancel-timeout": translate("History", "Cancelled (timeout)"),
+        "expired": translate("History", "Expired"), "error": translate("History", "Error"),
+        "invalid": translate("History", "Invalid request"), "busy": translate("History", "Refused (busy)"),
+        "pending": translate("History", "Waiting for an answer"),
+        "interrupted": translate("History", "Interrupted (the app stopped)")}
+    return labels.get(outcome or "", outcome or "")
+
+
+def _outcome_filters() -> list[tuple[str, str | None]]:
+    return [(translate("History", "All outcomes"), None), (translate("History", "Accepted"), "accept"),
+            (translate("History", "Declined"), "decline"), (translate("History", "Cancelled"), "cancel-"),
+            (translate("History", "Expired"), "expired"), (translate("History", "Error"), "error"),
+            (translate("History", "Invalid request"), "invalid"), (translate("History", "Refused (busy)"), "busy"),
+            (translate("History", "Interrupted (the app stopped)"), "interrupted")]
+
+
+def local_time(stamp: str | None, seconds: bool = False) -> str:
+    """An RFC 3339 UTC stamp of the history in the local time zone, ``yyyy-MM-dd HH:mm[:ss]``."""
+    if not stamp:
+        return ""
+    moment = QDateTime.fromString(stamp, Qt.DateFormat.ISODateWithMs)
+    if not moment.isValid():
+        return stamp
+    return moment.toTimeZone(QTimeZone.systemTimeZone()).toString("yyyy-MM-dd HH:mm:ss" if seconds else
+                                                                   "yyyy-MM-dd HH:mm")
+
+
+def _one_line(text: str | None, limit: int = 120) -> str:
+    flat = " ".join((text or "").split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+class DecisionsModel(QAbstractTableModel):
+    """The rows of :meth:`History.rows <elicit_tray.history.History.rows>` as a table: received
+    (local time), server, process, mode, outcome, question."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[dict[str, Any]] = []
+
+    def headers(self) -> list[str]:
+        return [translate("History", "Received"), translate("History", "Server"), translate("History", "Process"),
+                translate("History", "Mode"), translate("History", "Outcome"), translate("History", "Question")]
+
+    def set_rows(self, rows: list[dict[str, Any]]) -> None:
+        self.beginResetModel()
+        self.rows = rows
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else 6
+
+    def cell(self, row: dict[str, Any], column: int) -> str:
+        """The text of one cell."""
+        if column == 0:
+            return local_time(row["received"])
+        if column == 1:
+            return _one_line(row["server_title"] or row["server"], 60) or translate("History", "(unnamed)")
+        if column == 2:
+            return _one_line(row["process"], 40) + (f" ({row['pid']})" if row["pid"] else "")
+        if column == 3:
+            return {"form": translate("History", "form"), "url": translate("History", "URL")}.get(row["mode"] or "", "")
+        if column == 4:
+            return outcome_label(row["outcome"])
+        return _one_line(row["message"] or row["url"] or row["detail"])
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return self.cell(self.rows[index.row()], index.column())
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 5:
+            return self.rows[index.row()]["message"]
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.headers()[section]
+        return None
+
+
+def details(row: dict[str, Any]) -> str:
+    """Everything kept about one decision, as plain-text lines ``Label: value``."""
+    lines: list[tuple[str, Any]] = [
+        (translate("History", "Outcome"), outcome_label(row["outcome"]) + (f" ({row['outcome']})" if row["outcome"] else "")),
+        (translate("History", "Detail"), row["detail"]),
+        (translate("History", "Received"), local_time(row["received"], True)),
+        (translate("History", "Shown"), local_time(row["shown"], True)),
+        (translate("History", "Answered"), local_time(row["answered"], True)),
+        (translate("History", "Duration"), None if row["duration_ms"] is None
+         else translate("History", "{seconds} s").format(seconds=f"{row['duration_ms'] / 1000:.1f}")),
+        (translate("History", "Server (self-reported)"), " ".join(filter(None, (
+            row["server_title"], f"({row['server']})" if row["server"] and row["server_title"] else row["server"],
+            row["server_version"])))),
+        (translate("History", "Client (self-reported)"), row["client"]),
+        (translate("History", "Process"), row["process"]), (translate("History", "Process id"), row["pid"]),
+        (translate("History", "Executable"), row["executable"]), (translate("History", "User id"), row["uid"]),
+        (translate("History", "Mode"), row["mode"]), (translate("History", "Message"), row["message"]),
+        (translate("History", "Address"), row["url"]), (translate("History", "Address check"), row["url_verdict"]),
+        (translate("History", "Warnings"), ", ".join(row["url_reasons"] or []) or None)]
+    out = [f"{label}: {value}" for label, value in lines if value not in (None, "")]
+    for item in row["fields"] or []:
+        if item.get("secret"):
+            value = translate("History", "(looks like a secret: never kept)")
+        elif "value" in item:
+            import json
+
+            value = item["value"] if isinstance(item["value"], str) else json.dumps(item["value"], ensure_ascii=False)
+        else:
+            value = translate("History", "(not kept)")
+        out.append(translate("History", "Field {title}: {value}").format(title=item.get("title") or item.get("name"),
+                                                                         value=value))
+    return "\n".join(out)
+
+
+class HistoryWindow(QDialog):
+    """The History window over ``history`` (rows read at open, on every filter change and when
+    ``recorder`` records something). Non-modal; Escape or Close hides it.
+
+    Args:
+        history: the database (``None``: the window says the history is off and shows nothing).
+        recorder: the app's recorder, to follow new rows (optional).
+        ask_path: how "Export" asks for a file: ``(title, suggested name, filter) -> path or ""``
+            (default: a save dialog; tests pass a function).
+        confirm: how "Clear history" asks: ``(question) -> bool`` (default: a message box).
+    """
+
+    def __init__(self, history: History | None, recorder: Recorder | None = None, *,
+                 ask_path: Callable[[str, str, str], str] | None = None,
+                 confirm: Callable[[str], bool] | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.history = history
+        self.recorder = recorder
+        self._ask_path = ask_path or self._save_dialog
+        self._confirm = confirm or self._confirm_dialog
+        self.setObjectName("history")
+        self.setWindowTitle(translate("History", "elicit-tray: History"))
+        self.setModal(False)
+        self.resize(980, 620)
+
+        self.search = QLineEdit()
+        self.search.setClearButtonEnabled(True)
+        self.search.setPlaceholderText(translate("History", "server, question, address, field…"))
+        self.server = QComboBox()
+        self.outcome = QComboBox()
+        self.period = QComboBox()
+        for text, value in _outcome_filters():
+            self.outcome.addItem(text, value)
+        for text, days in _periods():
+            self.period.addItem(text, days)
+        filters = QGridLayout()
+        for column, (label_text, widget, name, description) in enumerate((
+                (translate("History", "&Search:"), self.search, translate("History", "Search"),
+                 translate("History", "Shows the decisions whose server, question, address, process or fields contain this text.")),
+                (translate("History", "Se&rver:"), self.server, translate("History", "Server"),
+                 translate("History", "Shows the decisions of one server only.")),
+                (translate("History", "&Outcome:"), self.outcome, translate("History", "Outcome"),
+                 translate("History", "Shows the decisions with this outcome only.")),
+                (translate("History", "&Period:"), self.period, translate("History", "Period"),
+                 translate("History", "Shows the decisions received in this period only.")))):
+            label = QLabel(label_text)
+            label.setBuddy(widget)
+            widget.setAccessibleName(name)
+            widget.setAccessibleDescription(description)
+            filters.addWidget(label, 0, column * 2)
+            filters.addWidget(widget, 0, column * 2 + 1)
+        filters.setColumnStretch(1, 3)
+
+        self.model = DecisionsModel()
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table, arrows move in it
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().setVisible(False)
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.setAccessibleName(translate("History", "Decisions"))
+        self.table.setAccessibleDescription(translate("History", "Newest first. Use the arrow keys to choose a decision; its details follow."))
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_details())
+        self.table_label = QLabel(translate("History", "&Table of decisions:"))
+        self.table_label.setBuddy(self.table)
+
+        self.details = QPlainTextEdit()
+        self.details.setReadOnly(True)
+        self.details.setTabChangesFocus(True)
+        self.details.setAccessibleName(translate("History", "Details"))
+        self.details.setAccessibleDescription(translate("History", "Everything kept about the chosen decision."))
+        details_label = QLabel(translate("History", "D&etails:"))
+        details_label.setBuddy(self.details)
+
+        top = QWidget()
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.addWidget(self.table_label)
+        top_layout.addWidget(self.table)
+        bottom = QWidget()
+        bottom_layout = QVBoxLayout(bottom)
+        bottom_layout.setContentsMargins(0, 0, 0, 0)
+        bottom_layout.addWidget(details_label)
+        bottom_layout.addWidget(self.details)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(top)
+        splitter.addWidget(bottom)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setChildrenCollapsible(False)
+
+        self.count = QLabel()
+        self.count.setAccessibleName(translate("History", "Number of decisions shown"))
+        self.export_json_button = QPushButton(translate("History", "Export &JSON…"))
+        self.export_csv_button = QPushButton(translate("History", "Export &CSV…"))
+        self.clear_button = QPushButton(translate("History", "C&lear history…"))
+        self.close_button = QPushButton(translate("History", "Close"))
+        for button, description in (
+                (self.export_json_button, translate("History", "Saves the decisions shown to a JSON file.")),
+                (self.export_csv_button, translate("History", "Saves the decisions shown to a CSV file.")),
+                (self.clear_button, translate("History", "Deletes every decision kept, after asking.")),
+                (self.close_button, translate("History", "Closes this window."))):
+            button.setAutoDefault(False)
+            button.setAccessibleDescription(description)
+        self.export_json_button.clicked.connect(lambda: self.export("json"))
+        self.export_csv_button.clicked.connect(lambda: self.export("csv"))
+        self.clear_button.clicked.connect(self.clear)
+        self.close_button.clicked.connect(self.close)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.count, 1)
+        for button in (self.export_json_button, self.export_csv_button, self.clear_button, self.close_button):
+            buttons.addWidget(button)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(filters)
+        layout.addWidget(splitter, 1)
+        layout.addLayout(buttons)
+        for before, after in ((self.search, self.server), (self.server, self.outcome), (self.outcome, self.period),
+                              (self.period, self.table), (self.table, self.details),
+                              (self.details, self.export_json_button),
+                              (self.export_json_button, self.export_csv_button),
+                              (self.export_csv_button, self.clear_button), (self.clear_button, self.close_button)):
+            QWidget.setTabOrder(before, after)
+
+        self.search.textChanged.connect(lambda *_: self.refresh())
+        for combo in (self.server, self.outcome, self.period):
+            combo.currentIndexChanged.connect(lambda *_: self.refresh())
+        if recorder is not None:
+            recorder.listeners.append(self._recorded)
+        self.refresh()
+        self.search.setFocus()
+
+    # -- data ---------------------------------------------------------------------------------------
+    def filters(self) -> dict[str, Any]:
+        """The keyword arguments of :meth:`History.rows` for the current filters."""
+        days = self.period.currentData()
+        since = None
+        if days == 0:
+            since = float(QDateTime(QDate.currentDate(), QTime(0, 0)).toSecsSinceEpoch())
+        elif days is not None:
+            since = time.time() - days * 86400
+        return {"search": self.search.text().strip() or None, "server": self.server.currentData(),
+                "outcome": self.outcome.currentData(), "since": since}
+
+    def refresh(self) -> None:
+        """Read the rows again for the current filters, keeping the chosen row when it is still
+        shown."""
+        chosen = self.current_row()
+        rows = self.history.rows(**self.filters()) if self.history is not None else []
+        self._fill_servers()
+        self.model.set_rows(rows)
+        header = self.table.horizontalHeader()
+        for column, width in enumerate((140, 150, 170, 60, 190)):
+            header.resizeSection(column, width)
+        if self.history is None:
+            self.count.setText(translate("History", "The history is off (Settings…)."))
+        elif len(rows) == 1:
+            self.count.setText(translate("History", "1 decision"))
+        else:
+            self.count.setText(translate("History", "{count} decisions").format(count=len(rows)))
+        for index, row in enumerate(rows):
+            if chosen is not None and row["id"] == chosen["id"]:
+                self.table.selectRow(index)
+                break
+        else:
+            if rows:
+                self.table.selectRow(0)
+        self._show_details()
+
+    def _fill_servers(self) -> None:
+        names = self.history.servers() if self.history is not None else []
+        current = self.server.currentData()
+        wanted = [None, *names]
+        if [self.server.itemData(i) for i in range(self.server.count())] == wanted:
+            return
+        self.server.blockSignals(True)
+        self.server.clear()
+        self.server.addItem(translate("History", "All servers"), None)
+        for name in names:
+            self.server.addItem(_one_line(name, 60), name)
+        self.server.setCurrentIndex(max(0, self.server.findData(current)) if current is not None else 0)
+        self.server.blockSignals(False)
+
+    def _recorded(self) -> None:
+        if self.isVisible():
+            self.refresh()
+
+    def current_row(self) -> dict[str, Any] | None:
+        """The chosen decision, or ``None``."""
+        index = self.table.currentIndex()
+        if not index.isValid() or index.row() >= len(self.model.rows):
+            return None
+        return self.model.rows[index.row()]
+
+    def _show_details(self) -> None:
+        row = self.current_row()
+        self.details.setPlainText(details(row) if row is not None else "")
+
+    # -- actions ------------------------------------------------------------------------------------
+    def export(self, kind: str) -> Path | None:
+        """Ask for a file and write the rows shown as ``kind`` (``"json"`` or ``"csv"``), mode
+        0600. Returns the path written, or ``None`` when the user chose no file.
+
+        Raises nothing: a write error is shown in a message box and logged.
+        """
+        rows = list(self.model.rows)
+        title = translate("History", "Export the decisions shown")
+        path = self._ask_path(title, f"elicit-tray-history.{kind}",
+                              "JSON (*.json)" if kind == "json" else "CSV (*.csv)")
+        if not path:
+            return None
+        text = export_json(rows) if kind == "json" else export_csv(rows)
+        target = Path(path)
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+                out.write(text)
+        except OSError as exc:
+            QMessageBox.warning(self, title, translate("History", "Cannot write {path}: {error}").format(
+                path=target, error=exc.strerror or exc))
+            return None
+        return target
+
+    def clear(self) -> int:
+        """"Clear history": after the user confirms, delete every finished decision. Returns
+        how many were deleted (0 when not confirmed)."""
+        if self.history is None:
+            return 0
+        if not self._confirm(translate("History", "Delete every decision kept? This cannot be undone.")):
+            return 0
+        count = self.history.clear()
+        self.refresh()
+        return count
+
+    def _save_dialog(self, title: str, name: str, file_filter: str) -> str:
+        path, _ = QFileDialog.getSaveFileName(self, title, str(Path.home() / name), file_filter)
+        return path
+
+    def _confirm_dialog(self, question: str) -> bool:
+        answer = QMessageBox.question(self, translate("History", "Clear history"), question,
+                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                      QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def done(self, result: int) -> None:
+        """Escape or Close: hide (the window is reused)."""
+        self.hide()
+        self.setResult(result)
