@@ -147,7 +147,7 @@ def main() -> None:
         off_screen = [b.text() for b in buttons if not b.visibleRegion().boundingRect().size() == b.size()]
         room = dialog.height() < int(dialog.screen().availableGeometry().height() * 0.9)
         for label in dialog.findChildren(QLabel):  # with room to grow, news must be in view
-            news = label.objectName() == "status" or label.objectName().endswith("-error")
+            news = label.objectName() == "status" or label in dialog.error_labels.values()  # found by id
             if room and news and label.isVisible() and label.visibleRegion().boundingRect().size() != label.size():
                 off_screen.append(label.objectName() + " (scrolled out of view)")
         report[name] = {"problems": problems(dialog) + [f"button not fully visible: {t}" for t in off_screen],

@@ -165,3 +165,81 @@ def test_a_left_click_on_the_tray_icon_brings_the_oldest_waiting_dialog_forward_
     icon.activated.emit(QSystemTrayIcon.ActivationReason.Trigger)
     qtbot.waitUntil(lambda: first.isActiveWindow() and first.is_armed, timeout=2000)
     tray.disconnect(channel)
+
+
+# -- Arming on its own: a plain window, no dialog, no presenter ----------------------------------
+
+def _window(qtbot, delay_ms: int = 0):
+    """A plain active window with a line edit and an :class:`Arming` (the gate looks for it)."""
+    from PySide6.QtWidgets import QLineEdit, QVBoxLayout, QWidget
+
+    from elicit_tray.ui.arming import Arming
+
+    window = QWidget()
+    edit = QLineEdit(window)
+    QVBoxLayout(window).addWidget(edit)
+    window.arming = Arming(window, delay_ms)
+    changes: list[bool] = []
+    window.arming.changed.connect(changes.append)
+    window.show()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=2000)
+    edit.setFocus()
+    return window, edit, changes
+
+
+def test_arming_waits_for_the_window_to_be_active_and_for_its_owner_to_be_ready(qtbot):
+    window, _edit, changes = _window(qtbot)
+    ready = False
+    window.arming.ready = lambda: ready
+    window.arming.restart()
+    assert not window.arming.is_armed and changes == []  # the delay ran out, the owner is not ready
+    ready = True
+    window.arming.ready_changed()
+    assert window.arming.is_armed and changes == [True]
+    window.arming.disarm()
+    window.arming.disarm()  # once only
+    assert changes == [True, False]
+
+
+def test_arming_arms_only_after_its_delay_and_a_restart_starts_the_delay_again(qtbot):
+    window, _edit, changes = _window(qtbot, delay_ms=150)
+    started = time.monotonic()
+    with qtbot.waitSignal(window.arming.changed, timeout=2000):
+        window.arming.restart()
+    assert window.arming.is_armed and time.monotonic() - started >= 0.14
+    window.arming.restart()
+    assert not window.arming.is_armed and changes == [True, False]
+
+
+def test_a_disarmed_window_takes_no_key_click_nor_shortcut_but_its_scroll_bars_still_scroll(qtbot):
+    from PySide6.QtWidgets import QScrollBar
+
+    window, edit, _changes = _window(qtbot, delay_ms=60_000)
+    window.arming.restart()
+    QTest.keyClicks(edit, "no")
+    override = QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_D, Qt.KeyboardModifier.AltModifier)
+    override.ignore()
+    assert window.arming.admits(edit, override) is False and override.isAccepted()  # no shortcut fires
+    press = QEvent(QEvent.Type.MouseButtonPress)
+    assert window.arming.admits(QScrollBar(window), press) and not window.arming.admits(edit, press)
+    assert edit.text() == ""
+    window.arming.delay_ms = 0
+    window.arming.restart()
+    QTest.keyClicks(edit, "yes")
+    assert edit.text() == "yes"
+
+
+def test_after_arming_only_keys_pressed_since_count(qtbot):
+    window, edit, _changes = _window(qtbot)
+    held = QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_A, Qt.KeyboardModifier.NoModifier, "a", True)  # auto-repeat
+    window.arming.restart()
+    assert not window.arming.admits(edit, held)  # held from before arming
+    assert not window.arming.admits(edit, QKeyEvent(QEvent.Type.KeyRelease, Qt.Key.Key_A,
+                                                    Qt.KeyboardModifier.NoModifier, "a"))
+    assert window.arming.admits(edit, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_A, Qt.KeyboardModifier.NoModifier, "a"))
+    assert window.arming.admits(edit, held)  # pressed after arming, now held: repeats
+    enter = QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier, "\r")
+    assert window.arming.admits(edit, enter)
+    assert not window.arming.admits(edit, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Return,
+                                                    Qt.KeyboardModifier.NoModifier, "\r", True))  # Enter never repeats

@@ -454,7 +454,7 @@ def test_a_user_set_timeout_counts_down_visibly_and_answers_cancel(aio):
 def test_the_timeout_stops_at_the_first_keystroke(aio):
     tray = Tray(aio, timeout_s=30)
     channel, dialog = tray.ask(COPIES, [{"do": "type", "field": "copies", "text": "3"}])
-    assert not dialog._countdown.isActive()
+    assert not dialog.countdown.is_running
     assert "Timer stopped" in shown_texts(dialog)
     QTest.keyClick(dialog.rows["copies"].adapter.focus_target, Qt.Key.Key_Return)
     assert tray.reply(channel)["result"] == {"action": "accept", "content": {"copies": 3}}

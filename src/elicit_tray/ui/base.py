@@ -7,172 +7,28 @@ DESIGN.md "UI rules" and "Product policies" (Actions). Server text is always pla
 from __future__ import annotations
 
 import logging
-import math
-import time
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QFont, QKeyEvent, QKeySequence, QPalette, QResizeEvent, QShortcut, QShowEvent
-from PySide6.QtWidgets import (
-    QApplication,
-    QDialog,
-    QScrollArea,
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QSizePolicy,
-    QStyle,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QFont, QKeyEvent, QKeySequence, QPalette, QShortcut, QShowEvent
+from PySide6.QtWidgets import QApplication, QDialog, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ..elicitation import Cancelled, Declined, ElicitationRequest, Outcome, outcome_kind
 from .arming import ARM_DELAY_MS, Arming
+from .countdown import Countdown
 from .i18n import translate
+# Re-exported: dialogs, the presenter and tests import these names from here.
+from .labels import FSI, LRI, PDI, ElidedLabel, announce, one_line, plain_label, summary, warning_label
+from .sizing import PREFERRED_WIDTH, Sizing, capped_box
 from .style import error_css, warning_css
 from .widgets import mnemonic_letter
 
-__all__ = ["ElicitationDialog", "ARM_DELAY_MS", "announce", "one_line", "plain_label", "summary", "warning_label"]
+__all__ = ["ElicitationDialog", "ARM_DELAY_MS", "EXPIRED_CLOSE_MS", "FSI", "LRI", "PDI", "PREFERRED_WIDTH",
+           "ElidedLabel", "announce", "one_line", "plain_label", "summary", "warning_label"]
 
 log = logging.getLogger(__name__)
 
 #: How long an expired dialog stays to say so before it closes by itself (ms).
 EXPIRED_CLOSE_MS = 10_000
-#: Width of a dialog in pixels before the user resizes it (text wraps within it).
-PREFERRED_WIDTH = 540
-
-
-def plain_label(text: str, *, selectable: bool = True, bold: bool = False) -> QLabel:
-    """A label that shows ``text`` as plain text (never rich text, never a link), wrapped, long
-    words included (a :class:`~elicit_tray.ui.widgets.WrappingLabel`: ``text()`` is ``text``)."""
-    from .widgets import WrappingLabel
-
-    label = WrappingLabel()
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setText(text)
-    label.setWordWrap(True)
-    label.setOpenExternalLinks(False)
-    if selectable:
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
-                                      | Qt.TextInteractionFlag.TextSelectableByKeyboard)
-        label.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-    if bold:
-        font = QFont(label.font())
-        font.setBold(True)
-        label.setFont(font)
-    return label
-
-
-def announce(widget: QWidget, text: str) -> None:
-    """Ask screen readers to speak ``text`` now (an accessibility announcement from ``widget``)."""
-    from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
-
-    event = QAccessibleAnnouncementEvent(widget, text)
-    event.setPoliteness(QAccessible.AnnouncementPoliteness.Assertive)
-    QAccessible.updateAccessibility(event)
-
-
-def warning_label(text: str) -> QLabel:
-    """A framed warning: a sign and words, so the meaning never rests on colour alone."""
-    label = plain_label("⚠ " + text)
-    label.setObjectName("warning")
-    label.setFrameShape(QFrame.Shape.StyledPanel)
-    label.setStyleSheet(warning_css(label.palette()))
-    label.setAccessibleDescription(translate("Dialog", "Warning"))
-    return label
-
-
-#: Unicode isolates around a value placed inside a translated sentence (UAX #9): first-strong,
-#: left-to-right, and their end. Server and OS strings have their own bidi controls escaped
-#: (display.py), so these are the only ones.
-FSI, LRI, PDI = "\u2068", "\u2066", "\u2069"
-_ISOLATES = {ord(FSI): None, ord(LRI): None, ord(PDI): None}
-
-
-def one_line(text: str) -> str:
-    """``text`` with every run of whitespace (no-break and other Unicode spaces, line breaks,
-    tabs) collapsed to one space and stripped: what a one-line header or title shows."""
-    return " ".join(text.split())
-
-
-def summary(shown: ElicitationRequest, limit: int = 60) -> str:
-    """One line for window titles, menus and notifications: who asks and the message's first
-    line cut to ``limit`` characters, from a request already passed through
-    :func:`~elicit_tray.display.for_display`."""
-    who = one_line(shown.requester.label or shown.peer.label or translate("Presenter", "A local program"))
-    what = next((one_line(line) for line in shown.message.splitlines() if line.strip()), "")
-    if len(what) > limit:
-        what = what[:limit - 3] + "…"
-    return f"{who}: {what}" if what else who
-
-
-class ElidedLabel(QLabel):
-    """One line of text that never wraps and never asks for more width than it gets: what does
-    not fit is elided (``mode``: where the ``…`` goes). ``text()``, the tooltip and the
-    accessible name hold the whole line (whitespace runs collapsed by :func:`one_line`).
-    ``keep``: a part of the line that stays whole as long as it fits; only what follows it is
-    elided (e.g. an executable's path before its arguments)."""
-
-    def __init__(self, text: str, mode: Qt.TextElideMode = Qt.TextElideMode.ElideRight, keep: str = ""):
-        super().__init__()
-        self.setTextFormat(Qt.TextFormat.PlainText)
-        self.setWordWrap(False)
-        self._full = one_line(text)
-        self._mode = mode
-        at = self._full.find(one_line(keep)) if keep.strip() else -1
-        self._kept = self._full[:at + len(one_line(keep))] if at >= 0 else ""
-        self._plain = self._full.translate(_ISOLATES)  # for programs and screen readers
-        self.setToolTip(self._full)
-        self.setAccessibleName(self._plain)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        super().setText(self._full)
-
-    def text(self) -> str:
-        """The whole line, as given, without the isolates (not the elided part shown)."""
-        return self._plain
-
-    def shown_text(self) -> str:
-        """What is on screen now (with ``…`` where it was elided), without the isolates."""
-        return super().text().translate(_ISOLATES)
-
-    def _elide(self) -> None:
-        metrics, width = self.fontMetrics(), max(0, self.contentsRect().width())
-        rest_width = width - metrics.horizontalAdvance(self._kept + "…")
-        if self._kept and rest_width > 0 and metrics.horizontalAdvance(self._full) > width:
-            rest = self._full[len(self._kept):]
-            super().setText(self._kept + metrics.elidedText(rest, self._mode, width - metrics.horizontalAdvance(self._kept)))
-        else:
-            super().setText(metrics.elidedText(self._full, self._mode, width))
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
-        super().resizeEvent(event)
-        self._elide()
-
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:
-            self._elide()
-
-
-def _capped_box(content: QWidget, name: str) -> QScrollArea:
-    """A frameless, vertical-only scroll box around ``content``; not a Tab stop (``_fit_box``
-    makes a capped one focusable when its content overflows)."""
-    box = QScrollArea()
-    box.setObjectName(name)
-    box.setWidget(content)
-    box.setWidgetResizable(True)
-    box.setFrameShape(QFrame.Shape.NoFrame)
-    box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-    return box
-
-
-def _content_height(content: QWidget, width: int) -> int:
-    """The height ``content`` needs at ``width`` (wrapped text included), at least its minimum."""
-    layout = content.layout()
-    needed = (layout.heightForWidth(width) if layout is not None and layout.hasHeightForWidth()
-              else content.heightForWidth(width))
-    return max(needed, content.minimumSizeHint().height())
 
 
 class ElicitationDialog(QDialog):
@@ -186,6 +42,11 @@ class ElicitationDialog(QDialog):
 
     Subclasses add their body to ``self.body`` and their commit button through
     :meth:`add_commit_button`.
+
+    Collaborators: :attr:`arming` (:class:`~.arming.Arming`), :attr:`sizing`
+    (:class:`~.sizing.Sizing`), :attr:`countdown` (:class:`~.countdown.Countdown`, only with a
+    user-set timeout); labels come from :mod:`~.labels`. :attr:`error_labels` maps the id of
+    each inline error label (``field-<name>-error``, :func:`~.form_row.field_id`) to the label.
     """
 
     answered = Signal(object)
@@ -223,20 +84,20 @@ class ElicitationDialog(QDialog):
         line.setFrameShape(QFrame.Shape.HLine)
         line.setFrameShadow(QFrame.Shadow.Sunken)
         header.addWidget(line)
-        self.header_scroll = _capped_box(self.header, "header-scroll")
+        self.header_scroll = capped_box(self.header, "header-scroll")
         window.addWidget(self.header_scroll)
         content = QWidget()
         content.setObjectName("content")
         outer = QVBoxLayout(content)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(10)
-        self.scroll = _capped_box(content, "scroll")
+        self.scroll = capped_box(content, "scroll")
         window.addWidget(self.scroll, 1)
         QApplication.instance().focusChanged.connect(self._focus_changed)
         self.message_label = plain_label(request.message or "", bold=True)
         self.message_label.setObjectName("message")
         self.message_label.setAccessibleDescription(translate("Dialog", "Message from the server"))
-        self.message_scroll = _capped_box(self.message_label, "message-scroll")
+        self.message_scroll = capped_box(self.message_label, "message-scroll")
         outer.addWidget(self.message_scroll)
         self.body = QVBoxLayout()
         self.body.setSpacing(8)
@@ -273,6 +134,12 @@ class ElicitationDialog(QDialog):
         window.addLayout(self.buttons)
         for button in (self.decline_button, self.cancel_button, self.close_button):
             button.setAutoDefault(False)
+        self.sizing = Sizing(self, header=self.header_scroll, message=self.message_scroll, scroll=self.scroll,
+                             buttons=self.buttons)
+        #: id (``field-<name>-error``) -> inline error label; filled by the dialogs that have fields.
+        self.error_labels: dict[str, QLabel] = {}
+        #: The user-set timeout, once :meth:`start_timeout` ran.
+        self.countdown: Countdown | None = None
 
     # -- layout pieces ------------------------------------------------------------------------
     def _identity(self) -> QWidget:
@@ -344,17 +211,17 @@ class ElicitationDialog(QDialog):
         if not self._fitted:
             self._fitted = True
             self.apply_style()
-            self._fit_to_content()
+            self.sizing.fit()
         if self.isActiveWindow() and not self.is_armed:
             self.arming.restart()
 
     def apply_style(self) -> None:
         """(Re)colour errors and warnings for the current palette and contrast preference."""
         palette = self.palette()
-        for label in self.findChildren(QLabel):
-            if label.objectName() == "warning":
-                label.setStyleSheet(warning_css(palette))
-            elif label.objectName().endswith("-error") and not label.isHidden():
+        for label in self.findChildren(QLabel, "warning"):
+            label.setStyleSheet(warning_css(palette))
+        for label in self.error_labels.values():
+            if not label.isHidden():
                 label.setStyleSheet(error_css(palette))  # hidden ones are styled when shown
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802
@@ -379,108 +246,27 @@ class ElicitationDialog(QDialog):
         if self.scroll.widget().isAncestorOf(new):
             self.scroll.ensureWidgetVisible(new, 8, 8)
 
-    def _needed_height(self, width: int) -> int:
-        """The window height that shows all content at ``width``, capped at 90% of the screen."""
-        margins = self.layout().contentsMargins()
-        # Measured as if the scroll bar were there: text measured at the full width would wrap
-        # into more lines once a scroll bar takes its share, which then is needed after all.
-        scroll_bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-        needed = _content_height(self.scroll.widget(), width - margins.left() - margins.right() - scroll_bar)
-        # Its fixed height (set by _fit_box), not height(): that follows only when the layout runs.
-        header = (self.header_scroll.minimumHeight() or self.header_scroll.height()) + self.layout().spacing()
-        buttons = self.buttons.sizeHint().height() + self.layout().spacing()
-        height = header + needed + buttons + margins.top() + margins.bottom() + 2
-        screen = self.screen().availableGeometry() if self.screen() else None
-        return height if screen is None else min(height, int(screen.height() * 0.9))
-
-    def _fit_box(self, box: QScrollArea, inner: int, share: float) -> None:
-        """Give ``box`` the height its content needs at width ``inner``, up to ``share`` of the
-        screen; beyond that it scrolls, and takes keyboard focus so that it can be scrolled."""
-        screen = self.screen().availableGeometry() if self.screen() else None
-        cap = 10_000 if screen is None else max(60, int(screen.height() * share))
-        needed = _content_height(box.widget(), inner)
-        box.setFixedHeight(min(needed, cap) + 2)
-        if needed > cap:
-            box.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-
-    def _fit_to_content(self) -> None:
-        """A comfortable reading width, and the height the content needs at that width, up to
-        most of the screen (beyond that the content scrolls; the buttons stay in view); then
-        centred on the screen, so that no part starts below its edge."""
-        screen = self.screen().availableGeometry() if self.screen() else None
-        width = PREFERRED_WIDTH if screen is None else min(PREFERRED_WIDTH, screen.width())
-        margins = self.layout().contentsMargins()
-        inner = width - margins.left() - margins.right()
-        self._fit_box(self.header_scroll, inner, 0.2)
-        self._fit_box(self.message_scroll, inner, 0.33)
-        # A scroll area asks for ~70 px however little it holds: a short confirmation would get
-        # an empty gap above its buttons. Never more than its content, never under 80 px else.
-        self.scroll.setMinimumHeight(min(80, _content_height(self.scroll.widget(), inner)))
-        height = self._needed_height(width)
-        # An explicit minimum height: otherwise Qt makes the minimum the height the wrapped
-        # content needs at the *minimum* width, and the window stays taller than it needs.
-        self.setMinimumHeight(min(height, 160))
-        self.resize(width, height)
-        if screen is not None:
-            self.move(screen.x() + (screen.width() - width) // 2, screen.y() + (screen.height() - height) // 2)
-
     def grow_to_content(self) -> None:
-        """Content grew (an error, a status line): grow the window so it shows, never shrink."""
-        if self.isVisible():
-            content = self.scroll.widget()
-            content.layout().activate()
-            needed = self._needed_height(self.width())
-            if needed > self.height():
-                self.resize(self.width(), needed)
-                screen = self.screen().availableGeometry() if self.screen() else None
-                if screen is not None and self.y() + needed > screen.bottom():  # keep the buttons on screen
-                    self.move(self.x(), max(screen.y(), screen.bottom() - needed))
+        """Content grew (an error, a status line): grow the window so it shows, never shrink
+        (:meth:`~.sizing.Sizing.grow`)."""
+        self.sizing.grow()
 
     # -- the optional user-set timeout ------------------------------------------------------
     def start_timeout(self, seconds: int) -> None:
         """Answer ``cancel`` after ``seconds`` unless the user acts first: a visible countdown
-        that stops at the first key or click in the dialog (DESIGN.md "Actions": timeout ->
-        cancel). Off unless the user set one (``serve --timeout``)."""
-        self._deadline = time.monotonic() + seconds
-        self._remaining = seconds
-        self._countdown = QTimer(self)
-        self._countdown.setTimerType(Qt.TimerType.PreciseTimer)
-        self._countdown.setInterval(250)
-        self._countdown.timeout.connect(self._tick)
-        self.countdown_label = plain_label("", selectable=False)
-        self.countdown_label.setObjectName("countdown")
-        self.buttons.insertWidget(1, self.countdown_label)
-        QApplication.instance().installEventFilter(self)
-        self._show_remaining()
-        self._countdown.start()
-
-    def _show_remaining(self) -> None:
-        minutes, seconds = divmod(self._remaining, 60)
-        self.countdown_label.setText(translate("Dialog", "Cancels by itself in {time}").format(
-            time=f"{minutes}:{seconds:02d}"))
-
-    def _tick(self) -> None:
-        left = self._deadline - time.monotonic()
-        self._remaining = math.ceil(left)
-        if left <= 0:
-            self.stop_timeout()
-            self.finish(Cancelled("timeout"))
-        else:
-            self._show_remaining()
+        (:class:`~.countdown.Countdown`, its label beside Decline) that stops at the first key
+        or click in the dialog (DESIGN.md "Actions": timeout -> cancel). Off unless the user
+        set one (``serve --timeout``)."""
+        self.countdown = Countdown(self, seconds)
+        self.countdown_label = self.countdown.label
+        self.buttons.insertWidget(1, self.countdown.label)
+        self.countdown.expired.connect(lambda: self.finish(Cancelled("timeout")))
+        self.countdown.start()
 
     def stop_timeout(self) -> None:
-        """Stop the countdown for good (the user is answering)."""
-        countdown = getattr(self, "_countdown", None)
-        if countdown is not None and countdown.isActive():
-            countdown.stop()
-            QApplication.instance().removeEventFilter(self)
-            self.countdown_label.setText(translate("Dialog", "Timer stopped"))
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
-        if event.type() in (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress) and isinstance(watched, QWidget) \
-                and (watched is self or self.isAncestorOf(watched)):
-            self.stop_timeout()
-        return False
+        """Stop the countdown for good (the user is answering); nothing without one."""
+        if self.countdown is not None:
+            self.countdown.stop()
 
     def _arming_changed(self, armed: bool) -> None:
         self._enter_down = False

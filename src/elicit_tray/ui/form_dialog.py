@@ -9,19 +9,21 @@ Alt+D declines; every control has an accessible name (its title) and description
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QAbstractButton, QFormLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFormLayout, QWidget
 
 from ..elicitation import Accepted, ElicitationRequest
-from ..schema import FieldSpec, build_content, check_value, describe_constraints, looks_secret, validate_content
-from .base import ARM_DELAY_MS, ElicitationDialog, announce, plain_label, warning_label
+from ..schema import FieldSpec, build_content, looks_secret, validate_content
+from .arming import ARM_DELAY_MS
+from .base import ElicitationDialog
+from .form_row import FormRow, spoken
 from .i18n import translate, translated
+from .labels import announce, plain_label, warning_label
+from .registry import WidgetRegistry, registry
 from .style import error_css
-from .widgets import FieldWidget, WidgetRegistry, WrappingLabel, assign_mnemonics, mnemonic_letter, registry
+from .widgets import assign_mnemonics, mnemonic_letter
 
 __all__ = ["FormDialog", "FIRST_ROWS", "LATER_ROWS"]
 
@@ -31,49 +33,6 @@ LONG_TITLE = 28
 FIRST_ROWS = 30
 #: Rows built per event-loop turn after that.
 LATER_ROWS = 40
-
-
-def sentences(*parts: str | None) -> str:
-    """Join pieces of text into one readable run: each non-empty piece ends with punctuation
-    (server descriptions often lack a final full stop)."""
-    out = []
-    for part in filter(None, (p.strip() if p else p for p in parts)):
-        out.append(part if part[-1] in ".!?:;…。！？" else part + ".")
-    return " ".join(out)
-
-
-def _spoken(description: str, notice: str, error: str) -> str:
-    """A field's accessible description: its description and constraints, the invisible-character
-    notice (as shown: nothing is appended to the value it ends with), and its current error."""
-    return " ".join(filter(None, (description, notice, sentences(error))))
-
-
-class _Row:
-    """One field: its adapter, label, description and error label, and its error state."""
-
-    def __init__(self, adapter: FieldWidget, label: QLabel | None, error: QLabel, description: str):
-        self.adapter = adapter
-        self.label = label
-        self.error = error
-        self.description = description
-        self.spoken = description  # the accessible description now: description, notice, error
-        self.notice_shown = bool(adapter.notice_text)
-        self.revealed = False  # errors are shown after the field was left or a submit attempt
-
-    @property
-    def spec(self) -> FieldSpec:
-        return self.adapter.spec
-
-    def described(self) -> list[QWidget]:
-        """The widgets whose accessible description carries the field's description and error:
-        the controls, and the group around them for a multi-control field."""
-        grouped = [] if self.adapter.single_control else [self.adapter.widget]
-        return grouped + list(self.adapter.controls)
-
-    def current(self) -> tuple[Any, str | None]:
-        """``(value, problem)`` of the field now."""
-        value, parse_error = self.adapter.value()
-        return value, parse_error or check_value(self.spec, value)
 
 
 class FormDialog(ElicitationDialog):
@@ -88,8 +47,8 @@ class FormDialog(ElicitationDialog):
         super().__init__(request, arm_delay_ms=arm_delay_ms)
         assert request.form is not None
         self.spec = request.form
-        self.rows: dict[str, _Row] = {}
-        self._invalid: list[_Row] = []
+        self.rows: dict[str, FormRow] = {}
+        self._invalid: list[FormRow] = []
         self.accept_button = self.add_commit_button(translate("FormDialog", "&Accept"), "accept")
 
         #: Property names of the fields the secret warning names (judged by name, title and kind).
@@ -149,59 +108,11 @@ class FormDialog(ElicitationDialog):
         self.grow_to_content()
         self.arming.ready_changed()
 
-    def _add_row(self, form: QFormLayout, spec: FieldSpec, widgets: WidgetRegistry, label_text: str) -> _Row:
+    def _add_row(self, form: QFormLayout, spec: FieldSpec, widgets: WidgetRegistry, label_text: str) -> FormRow:
         adapter = widgets.pick(spec, label_text)
         adapter.setParent(self)
-        constraints = translated(describe_constraints(spec))
-        description = sentences(spec.description, constraints)
-        cell = QWidget()
-        column = QVBoxLayout(cell)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(2)
-        column.addWidget(adapter.widget)
-        if adapter.notice is not None:  # invisible characters in the value, named (issue 10 §3)
-            adapter.notice.setObjectName(f"field-{spec.name}-invisible")
-            adapter.notice.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-            column.addWidget(adapter.notice)
-            adapter.notice.setVisible(bool(adapter.notice_text))
-        shown_hint = sentences(spec.description, translated(describe_constraints(replace(spec, required=False))))
-        if shown_hint:
-            hint = plain_label(shown_hint, selectable=False)  # cheaper layout; readers get the description
-            hint.setObjectName(f"field-{spec.name}-description")
-            hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-            column.addWidget(hint)
-        error = plain_label("")
-        error.setObjectName(f"field-{spec.name}-error")
-        error.hide()
-        column.addWidget(error)
-        label: QLabel | None = None
-        if adapter.labels_itself:  # a checkbox: its own text is the label, in the field column
-            if self._long_titles:
-                form.addRow(cell)
-            else:
-                form.addRow(QLabel(), cell)
-        else:
-            label = WrappingLabel(label_text + (" *" if spec.required else ""))  # long words wrap too
-            label.setObjectName(f"field-{spec.name}-label")
-            buddy = adapter.focus_target
-            if isinstance(buddy, QAbstractButton):
-                # Qt clicks a button buddy on the label's Alt+letter: reaching a multi-select
-                # would toggle its first option. The group is the buddy, focusing the button.
-                adapter.widget.setFocusProxy(buddy)
-                adapter.widget.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # focusable, no extra Tab stop
-                buddy = adapter.widget
-            label.setBuddy(buddy)
-            label.setWordWrap(self._long_titles)
-            if not self._long_titles:  # Qt's size hint of a mnemonic label is a few pixels short
-                label.setMinimumWidth(label.fontMetrics().horizontalAdvance(label.text() + "  "))
-            form.addRow(label, cell)
-        adapter.widget.setObjectName(f"field-{spec.name}")
-        row = _Row(adapter, label, error, description)
-        for named in adapter.controls if adapter.single_control else [adapter.widget]:
-            named.setAccessibleName(spec.title)
-        row.spoken = _spoken(description, adapter.notice_text, "")
-        for widget in row.described():
-            widget.setAccessibleDescription(row.spoken)
+        row = FormRow.add(form, adapter, label_text, long_titles=self._long_titles)
+        self.error_labels[row.error_id] = row.error
         adapter.changed.connect(self._validate)
         return row
 
@@ -227,7 +138,7 @@ class FormDialog(ElicitationDialog):
                     self._validate()
                 break
 
-    def _validate(self) -> list[_Row]:
+    def _validate(self) -> list[FormRow]:
         """Update every error label and the Accept button; return the invalid rows."""
         invalid = []
         grew = False
@@ -246,11 +157,11 @@ class FormDialog(ElicitationDialog):
             if bool(notice) != row.notice_shown:
                 row.notice_shown = bool(notice)
                 grew = grew or bool(notice)
-            spoken = _spoken(row.description, notice, shown)
-            if spoken != row.spoken:
-                row.spoken = spoken
+            said = spoken(row.description, notice, shown)
+            if said != row.spoken:
+                row.spoken = said
                 for widget in row.described():
-                    widget.setAccessibleDescription(spoken)
+                    widget.setAccessibleDescription(said)
         self._invalid = invalid
         self.refresh()
         if not any(row.error.text() for row in invalid) and self.status_label.text() in self._correct_texts():
@@ -259,7 +170,7 @@ class FormDialog(ElicitationDialog):
             self.grow_to_content()
         return invalid
 
-    def _reveal(self, row: _Row) -> None:
+    def _reveal(self, row: FormRow) -> None:
         """Scroll ``row``'s field and its error into view (not the status line below the form)."""
         if self.outcome is None and not self.expired:
             self.scroll.widget().layout().activate()

@@ -14,14 +14,15 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QWidget
+from PySide6.QtWidgets import QWidget
 
 from .base import ElicitationDialog
-from .widgets import ComboSelect, MultiSelect, RadioSelect, TriStateBoolean
+from .widgets import FieldWidget
 
-__all__ = ["perform", "ScriptPlan", "ScriptedUser", "TERMINAL_STEPS"]
+__all__ = ["perform", "QTestHand", "ScriptPlan", "ScriptedUser", "TERMINAL_STEPS"]
 
 log = logging.getLogger(__name__)
 
@@ -29,21 +30,59 @@ log = logging.getLogger(__name__)
 TERMINAL_STEPS = frozenset({"submit", "decline", "escape", "close", "open"})
 
 
-def _row(dialog: ElicitationDialog, name: str) -> Any:
-    rows = getattr(dialog, "rows", {})
+def _adapter(dialog: ElicitationDialog, name: str) -> FieldWidget:
+    rows = getattr(dialog, "rows", {})  # a URL dialog has no fields
     if name not in rows:
         raise KeyError(f"the dialog has no field {name!r}")
-    return rows[name]
+    adapter: FieldWidget = rows[name].adapter
+    return adapter
 
 
 def _press(widget: QWidget, key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
     QTest.keyClick(widget, key, modifier)
 
 
-def _set_checked(box: QCheckBox, checked: bool) -> None:
-    if box.isChecked() != checked:
-        box.setFocus()
-        _press(box, Qt.Key.Key_Space)
+class QTestHand:
+    """The scripted user's :class:`~elicit_tray.ui.widgets.Hand`: real key and mouse events
+    through ``QTest``, the clipboard through ``QGuiApplication``."""
+
+    def click(self, widget: QWidget) -> None:
+        QTest.mouseClick(widget, Qt.MouseButton.LeftButton, pos=widget.rect().topLeft() + QPoint(8, 8))
+
+    def press(self, widget: QWidget, key: Qt.Key,
+              modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+        _press(widget, key, modifier)
+
+    def type(self, widget: QWidget, text: str) -> None:
+        QTest.keyClicks(widget, text)
+
+    def paste(self, widget: QWidget, text: str) -> None:
+        QGuiApplication.clipboard().setText(text)
+        _press(widget, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+
+
+_HAND = QTestHand()
+
+
+def _field_step(dialog: ElicitationDialog, step: dict[str, Any]) -> None:
+    """A step on one field: what is done is the adapter's (:class:`~.widgets.FieldWidget`)."""
+    do, adapter = step["do"], _adapter(dialog, step["field"])
+    if do == "type":
+        adapter.type_text(_HAND, step["text"])
+    elif do == "paste":  # the clipboard's text, whatever it holds (newlines too), with Ctrl+V
+        adapter.paste(_HAND, step["text"] * int(step.get("repeat", 1)))
+    elif do == "clear":
+        adapter.clear(_HAND)
+    elif do == "pick":
+        adapter.pick(_HAND, step["option"])
+    elif do == "toggle":
+        adapter.toggle(_HAND)
+    else:  # check, uncheck
+        adapter.check(_HAND, set(step["options"]), do == "check", only=bool(step.get("only")))
+
+
+#: Steps on one field (``field``), done by its adapter.
+FIELD_STEPS = frozenset({"type", "paste", "clear", "pick", "toggle", "check", "uncheck"})
 
 
 def perform(dialog: ElicitationDialog, steps: list[dict[str, Any]],
@@ -58,49 +97,8 @@ def perform(dialog: ElicitationDialog, steps: list[dict[str, Any]],
         if do in TERMINAL_STEPS and before_final is not None:
             before_final(dialog)
             before_final = None
-        if do == "type":
-            target = _row(dialog, step["field"]).adapter.focus_target
-            target.setFocus()
-            QTest.keyClicks(target, step["text"])
-        elif do == "paste":  # the clipboard's text, whatever it holds (newlines too), with Ctrl+V
-            from PySide6.QtGui import QGuiApplication
-
-            target = _row(dialog, step["field"]).adapter.focus_target
-            target.setFocus()
-            QGuiApplication.clipboard().setText(step["text"] * int(step.get("repeat", 1)))
-            _press(target, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
-        elif do == "clear":
-            target = _row(dialog, step["field"]).adapter.focus_target
-            target.setFocus()
-            if isinstance(target, QLineEdit):
-                _press(target, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
-                _press(target, Qt.Key.Key_Backspace)
-        elif do == "pick":
-            _pick(_row(dialog, step["field"]).adapter, step["option"])
-        elif do == "toggle":
-            adapter = _row(dialog, step["field"]).adapter
-            box = adapter.focus_target
-            box.setFocus()
-            if isinstance(adapter, TriStateBoolean):  # not set -> yes -> no -> not set
-                buttons = [b for b, _ in adapter.states]
-                after = buttons[(next(i for i, b in enumerate(buttons) if b.isChecked()) + 1) % len(buttons)]
-                QTest.mouseClick(after, Qt.MouseButton.LeftButton, pos=after.rect().topLeft() + _inset())
-            else:
-                _press(box, Qt.Key.Key_Space)
-        elif do in ("check", "uncheck"):
-            adapter = _row(dialog, step["field"]).adapter
-            if not isinstance(adapter, MultiSelect):
-                raise ValueError(f"{step['field']!r} is not a multi-select")
-            wanted = set(step["options"])
-            titles = {b.text().replace("&&", "&"): b for b in adapter.boxes}
-            unknown = wanted - set(titles)
-            if unknown:
-                raise ValueError(f"no such options: {sorted(unknown)}")
-            for title, box in titles.items():
-                if title in wanted:
-                    _set_checked(box, do == "check")
-                elif step.get("only") and do == "check":
-                    _set_checked(box, False)
+        if do in FIELD_STEPS:
+            _field_step(dialog, step)
         elif do == "submit":
             button = dialog.commit_button
             if button is not None and button.isEnabled():
@@ -120,29 +118,6 @@ def perform(dialog: ElicitationDialog, steps: list[dict[str, Any]],
                 QTest.mouseClick(dialog.commit_button, Qt.MouseButton.LeftButton)
         else:
             raise ValueError(f"unknown step {do!r}")
-
-
-def _pick(adapter: Any, title: str) -> None:
-    if isinstance(adapter, RadioSelect):
-        for button in adapter.buttons:
-            if button.text().replace("&&", "&") == title:
-                QTest.mouseClick(button, Qt.MouseButton.LeftButton, pos=button.rect().topLeft() + _inset())
-                return
-    elif isinstance(adapter, ComboSelect):
-        combo: QComboBox = adapter.combo
-        index = combo.findText(title, Qt.MatchFlag.MatchExactly)
-        if index >= 0:
-            combo.setFocus()
-            combo.setCurrentIndex(index)
-            combo.activated.emit(index)
-            return
-    raise ValueError(f"no option titled {title!r}")
-
-
-def _inset() -> Any:
-    from PySide6.QtCore import QPoint
-
-    return QPoint(8, 8)
 
 
 class ScriptPlan:

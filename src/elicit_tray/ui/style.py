@@ -23,14 +23,26 @@ def is_dark(palette: QPalette) -> bool:
     return palette.color(QPalette.ColorRole.Window).lightness() < 128
 
 
+#: The running application and its hints' wrappers, kept for as long as it runs (see style_hints).
+_kept_hints: list[tuple[QGuiApplication, QStyleHints, QAccessibilityHints]] = []
+
+
 def style_hints() -> tuple[QStyleHints, QAccessibilityHints]:
-    """The application's style and accessibility hints (kept referenced together: a temporary
-    ``styleHints()`` wrapper lets PySide delete the accessibility hints under us)."""
+    """The application's style and accessibility hints. Raises ``RuntimeError`` without a
+    QGuiApplication.
+
+    The same two wrappers every time, held here for as long as the application lives: when the
+    last reference to a wrapper of the accessibility hints went (a presenter's, collected),
+    PySide deleted the C++ object under it, and the next caller crashed (a segmentation fault in
+    ``hints.accessibility()``, seen in tests/ui after a dozen presenters)."""
     app = QGuiApplication.instance()
     if app is None:
         raise RuntimeError("no QGuiApplication")
-    hints = app.styleHints()
-    return hints, hints.accessibility()
+    if not _kept_hints or _kept_hints[0][0] is not app:
+        hints = app.styleHints()
+        _kept_hints[:] = [(app, hints, hints.accessibility())]
+    _app, hints, accessibility = _kept_hints[0]
+    return hints, accessibility
 
 
 def high_contrast() -> bool:

@@ -1,17 +1,22 @@
-"""Field kind -> native widget: a registry with a data table and one ``pick`` method.
+"""The widget adapters: one thin class per way of showing a field (which one a field gets is
+:mod:`~elicit_tray.ui.registry`'s table).
 
-Each adapter is thin and shares one value protocol (:class:`FieldWidget`): ``value()``
-returns the content-form value (``None`` = not given) and a parse error if the typed text
-cannot become a value; ``changed`` fires on every edit; ``set_value`` applies a default.
-Constraints come from the :class:`~elicit_tray.schema.FieldSpec`; defaults were already
-validated by the schema layer, so they are applied as they are.
+Each adapter shares one value protocol (:class:`FieldWidget`): ``value()`` returns the
+content-form value (``None`` = not given) and a parse error if the typed text cannot become a
+value; ``changed`` fires on every edit; ``set_value`` applies a default. Constraints come from
+the :class:`~elicit_tray.schema.FieldSpec`; defaults were already validated by the schema
+layer, so they are applied as they are.
+
+Each adapter also says what a user does with it (:meth:`FieldWidget.type_text`, ``paste``,
+``clear``, ``toggle``, ``pick``, ``check``), through a :class:`Hand` that makes the real input
+events (the scripted user's, :mod:`~elicit_tray.ui.scripted`), so no caller asks which adapter
+it holds.
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime as _dt
-from typing import Any, Callable, Iterator
+from typing import Any, Protocol
 
 from PySide6.QtCore import QDate, QDateTime, QEvent, QObject, Qt, QTime, QTimeZone, Signal
 from PySide6.QtGui import QKeyEvent
@@ -32,15 +37,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..display import breakable, describe_char, display_line, invisible_chars
+from ..display import describe_char, display_line, invisible_chars
 from ..schema import FieldKind, FieldSpec, coerce_number
+from .form_row import field_id
 from .i18n import translate
+from .labels import WrappingLabel
 
-__all__ = ["FieldWidget", "WidgetRegistry", "registry", "RADIO_MAX_OPTIONS", "escape_mnemonic", "WrappingLabel",
-           "invisible_notice"]
-
-#: A required single-select with at most this many options is a radio group, else a combo box.
-RADIO_MAX_OPTIONS = 4
+__all__ = ["FieldWidget", "Hand", "escape_mnemonic", "WrappingLabel", "invisible_notice", "BooleanField",
+           "ComboSelect", "DateField", "DateTimeField", "MultiSelect", "NumberField", "RadioSelect", "TextField",
+           "TriStateBoolean", "picker_shows"]
 #: Sentinel date meaning "no date" in the date pickers (shown as the empty special text): Qt's
 #: earliest picker date, so every date from 0100-01-02 on can be shown.
 _NO_DATE = QDate(100, 1, 1)
@@ -84,46 +89,6 @@ def assign_mnemonics(titles: list[str], reserved: str = "") -> list[str]:
     return out
 
 
-class WrappingLabel(QLabel):
-    """A plain-text, word-wrapped label whose long words wrap too (DESIGN.md "UI rules": long
-    text wraps, nothing is cut off).
-
-    Qt breaks lines only between words; this label hands Qt
-    :func:`~elicit_tray.display.breakable` text (zero-width spaces inside runs longer than
-    :data:`~elicit_tray.display.LONG_RUN` characters), while :meth:`text` returns the text as
-    set, for the program and its tests. Copying a selection keeps the zero-width spaces.
-    """
-
-    def __init__(self, text: str = "", parent: QWidget | None = None):
-        super().__init__(parent)
-        self._text = ""
-        self._own_name = False  # the accessible name was set here (long words), not by the caller
-        self.setTextFormat(Qt.TextFormat.PlainText)
-        self.setWordWrap(True)
-        self.setText(text)
-
-    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
-        """Show ``text`` (with break opportunities in its long words); screen readers get
-        ``text`` itself as the name, never the break characters."""
-        self._text = text
-        shown = breakable(text)
-        super().setText(shown)
-        if shown != text:
-            self.setAccessibleName(text.replace("&&", "\0").replace("&", "").replace("\0", "&")
-                                   if self.buddy() is not None else text)
-            self._own_name = True
-        elif self._own_name:
-            self.setAccessibleName("")  # back to Qt's own: the text
-            self._own_name = False
-
-    def text(self) -> str:
-        """The text as set, without the break opportunities."""
-        return self._text
-
-    def clear(self) -> None:
-        self.setText("")
-
-
 def invisible_notice(text: str) -> str:
     """What a field shows under a value holding characters that do not show as themselves
     (issue 10 §3: an invisible U+200F makes ``"\u200f12 34 56"`` read ``56 34 12``): their
@@ -134,6 +99,24 @@ def invisible_notice(text: str) -> str:
         return ""
     return translate("Widgets", "Invisible characters in this value: {names}. It is exactly: {value}").format(
         names=", ".join(describe_char(c) for c in found), value=display_line(text))
+
+
+class Hand(Protocol):
+    """What a user does to a control with real input events (the scripted user's hand,
+    :mod:`~elicit_tray.ui.scripted`)."""
+
+    def click(self, widget: QWidget) -> None:
+        """A left click 8 px inside ``widget``'s top-left corner (on a button's indicator)."""
+
+    def press(self, widget: QWidget, key: Qt.Key,
+              modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+        """One key press and release on ``widget``."""
+
+    def type(self, widget: QWidget, text: str) -> None:
+        """Type ``text`` key by key into ``widget``."""
+
+    def paste(self, widget: QWidget, text: str) -> None:
+        """Put ``text`` on the clipboard and press Ctrl+V on ``widget``."""
 
 
 class FieldWidget(QObject):
@@ -180,6 +163,38 @@ class FieldWidget(QObject):
         """The field's Tab stops, in order (its controls, then any helper button)."""
         return list(self.controls)
 
+    # -- what a user does (scripted.py); the defaults fit a one-control field ---------------
+    def _focus(self) -> QWidget:
+        self.focus_target.setFocus()
+        return self.focus_target
+
+    def type_text(self, hand: Hand, text: str) -> None:
+        """Focus the field and type ``text`` into it."""
+        hand.type(self._focus(), text)
+
+    def paste(self, hand: Hand, text: str) -> None:
+        """Focus the field and paste ``text`` (whatever it holds, newlines too) with Ctrl+V."""
+        hand.paste(self._focus(), text)
+
+    def clear(self, hand: Hand) -> None:
+        """Focus the field and empty it, where typing can (text fields; elsewhere: focus only)."""
+        self._focus()
+
+    def toggle(self, hand: Hand) -> None:
+        """Focus the field and press Space (a checkbox flips)."""
+        hand.press(self._focus(), Qt.Key.Key_Space)
+
+    def pick(self, hand: Hand, title: str) -> None:
+        """Choose the option titled ``title``. Raises ``ValueError`` (no such option; this
+        field has no options)."""
+        raise ValueError(f"no option titled {title!r}")
+
+    def check(self, hand: Hand, titles: set[str], checked: bool, only: bool = False) -> None:
+        """Check (``checked``) or uncheck the options titled ``titles``; ``only`` with
+        ``checked`` unchecks every other one. Raises ``ValueError`` (not a multi-select, or
+        ``titles`` names no option)."""
+        raise ValueError(f"{self.spec.name!r} is not a multi-select")
+
 
 class TextField(FieldWidget):
     """A ``QLineEdit`` for plain, email and uri strings. Empty text means "not given".
@@ -223,6 +238,11 @@ class TextField(FieldWidget):
     def value(self) -> tuple[Any, str | None]:
         text = self.edit.text()
         return (text or None), None
+
+    def clear(self, hand: Hand) -> None:
+        """Select all (Ctrl+A) and Backspace."""
+        hand.press(self._focus(), Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        hand.press(self.edit, Qt.Key.Key_Backspace)
 
     def set_value(self, value: Any) -> None:
         self.edit.setText(value or "")
@@ -315,6 +335,12 @@ class TriStateBoolean(FieldWidget):
 
     def value(self) -> tuple[Any, str | None]:
         return next(state for button, state in self.states if button.isChecked()), None
+
+    def toggle(self, hand: Hand) -> None:
+        """Click the next state: not set -> yes -> no -> not set."""
+        self._focus()
+        buttons = [b for b, _ in self.states]
+        hand.click(buttons[(next(i for i, b in enumerate(buttons) if b.isChecked()) + 1) % len(buttons)])
 
     def set_value(self, value: Any) -> None:
         for button, state in self.states:
@@ -510,7 +536,7 @@ class DateTimeField(_DatePart):
 
     def _add_beside(self, row: QHBoxLayout) -> None:
         self.offset_label = QLabel()
-        self.offset_label.setObjectName(f"field-{self.spec.name}-offset")
+        self.offset_label.setObjectName(field_id(self.spec.name, "offset"))
         self.offset_label.hide()
         row.addWidget(self.offset_label)
 
@@ -593,6 +619,15 @@ class ComboSelect(FieldWidget):
         index = self.combo.currentIndex()
         return (None if index < 0 else self.combo.itemData(index)), None
 
+    def pick(self, hand: Hand, title: str) -> None:
+        """Choose the entry titled ``title`` as the popup does (current index, ``activated``)."""
+        index = self.combo.findText(title, Qt.MatchFlag.MatchExactly)
+        if index < 0:
+            raise ValueError(f"no option titled {title!r}")
+        self.combo.setFocus()
+        self.combo.setCurrentIndex(index)
+        self.combo.activated.emit(index)
+
     def set_value(self, value: Any) -> None:
         self.combo.setCurrentIndex(self.combo.findData(value))
 
@@ -627,6 +662,14 @@ class RadioSelect(FieldWidget):
     def value(self) -> tuple[Any, str | None]:
         checked: QAbstractButton | None = self.group.checkedButton()
         return (None if checked is None else checked.property("optionValue")), None
+
+    def pick(self, hand: Hand, title: str) -> None:
+        """Click the radio button titled ``title``."""
+        for button in self.buttons:
+            if button.text().replace("&&", "&") == title:
+                hand.click(button)
+                return
+        raise ValueError(f"no option titled {title!r}")
 
     def set_value(self, value: Any) -> None:
         for button in self.buttons:
@@ -666,6 +709,18 @@ class MultiSelect(FieldWidget):
         self._given = True
         self.changed.emit()
 
+    def check(self, hand: Hand, titles: set[str], checked: bool, only: bool = False) -> None:
+        """Space on each box whose state must change."""
+        boxes = {b.text().replace("&&", "&"): b for b in self.boxes}
+        unknown = set(titles) - set(boxes)
+        if unknown:
+            raise ValueError(f"no such options: {sorted(unknown)}")
+        for title, box in boxes.items():
+            want = checked if title in titles else (False if only and checked else box.isChecked())
+            if box.isChecked() != want:
+                box.setFocus()
+                hand.press(box, Qt.Key.Key_Space)
+
     def value(self) -> tuple[Any, str | None]:
         chosen = [b.property("optionValue") for b in self.boxes if b.isChecked()]
         if not chosen and not self._given and not self.spec.required:
@@ -680,63 +735,12 @@ class MultiSelect(FieldWidget):
         self._given = value is not None
 
 
-Factory = Callable[[FieldSpec], FieldWidget]
+def __getattr__(name: str) -> Any:
+    """``WidgetRegistry``, ``registry`` and ``RADIO_MAX_OPTIONS`` moved to
+    :mod:`~elicit_tray.ui.registry`; importing them from here still works (read lazily:
+    the registry imports this module)."""
+    if name in ("WidgetRegistry", "registry", "RADIO_MAX_OPTIONS"):
+        from . import registry as _registry
 
-
-class WidgetRegistry:
-    """Maps a :class:`FieldSpec` to its widget adapter.
-
-    ``pick(spec)`` precedence: (1) a single-select that is required and has at most
-    :data:`RADIO_MAX_OPTIONS` options -> ``"radio"``; (2) an optional boolean without a default
-    -> ``"tristate"``; (3) a date or date-time whose default no picker can show exactly
-    (:func:`picker_shows`) -> the ``TEXT`` entry; (4) the entry for ``spec.kind``.
-    ``override(key, factory)`` swaps an entry temporarily (tests).
-    """
-
-    def __init__(self) -> None:
-        self.table: dict[Any, Factory] = {
-            FieldKind.TEXT: TextField,
-            FieldKind.NUMBER: NumberField,
-            FieldKind.INTEGER: NumberField,
-            FieldKind.BOOLEAN: BooleanField,
-            FieldKind.DATE: DateField,
-            FieldKind.DATETIME: DateTimeField,
-            FieldKind.SINGLE_SELECT: ComboSelect,
-            "radio": RadioSelect,
-            "tristate": TriStateBoolean,
-            FieldKind.MULTI_SELECT: MultiSelect,
-        }
-
-    def key(self, spec: FieldSpec) -> Any:
-        """The table key ``spec`` resolves to (see the precedence above)."""
-        if spec.kind is FieldKind.SINGLE_SELECT and spec.required and len(spec.options) <= RADIO_MAX_OPTIONS:
-            return "radio"
-        if spec.kind is FieldKind.BOOLEAN and not spec.required and spec.default is None:
-            return "tristate"
-        if spec.kind in (FieldKind.DATE, FieldKind.DATETIME) and not picker_shows(spec):
-            return FieldKind.TEXT  # a default no picker can show exactly is kept as typed text
-        return spec.kind
-
-    def pick(self, spec: FieldSpec, label_text: str | None = None) -> FieldWidget:
-        """Build the adapter for ``spec`` and apply its default. ``label_text`` (with its
-        ``&`` mnemonic) is used by controls that label themselves (checkbox, group box)."""
-        adapter = self.table[self.key(spec)](spec)
-        if label_text is not None and adapter.labels_itself:
-            adapter.set_label(label_text)
-        if spec.default is not None:
-            adapter.set_value(spec.default)
-        return adapter
-
-    @contextlib.contextmanager
-    def override(self, key: Any, factory: Factory) -> Iterator[None]:
-        """Temporarily replace the factory for ``key``."""
-        old = self.table[key]
-        self.table[key] = factory
-        try:
-            yield
-        finally:
-            self.table[key] = old
-
-
-#: The application's registry.
-registry = WidgetRegistry()
+        return getattr(_registry, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

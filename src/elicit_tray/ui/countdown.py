@@ -1,0 +1,100 @@
+"""The optional user-set timeout of a dialog: a visible countdown that stops at the first key or
+click in the dialog.
+
+DESIGN.md "Product policies" (Actions: timeout -> cancel) and STYLE.md (pinentry: "a timeout
+stops at the first keystroke"). Off unless the user set one (``serve --timeout``); the dialog
+answers ``cancel`` when :attr:`Countdown.expired` fires.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Callable
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
+
+from .i18n import translate
+from .labels import plain_label
+
+__all__ = ["Countdown", "TICK_MS"]
+
+#: How often the shown time is brought up to date (ms).
+TICK_MS = 250
+
+
+class Countdown(QObject):
+    """Counts ``seconds`` down for ``window`` and shows what is left in :attr:`label`
+    (object name ``countdown``, e.g. "Cancels by itself in 1:05"; the owner places it).
+
+    Args:
+        window: the dialog; a key press or mouse press in it (or any widget inside it) stops
+            the countdown for good, and the label then says "Timer stopped".
+        seconds: the time left when :meth:`start` is called.
+        clock: monotonic seconds (``time.monotonic``; tests pass their own).
+
+    Signals:
+        expired(): emitted once, when the time has run out before anything stopped it.
+    """
+
+    expired = Signal()
+
+    def __init__(self, window: QWidget, seconds: int, *, clock: Callable[[], float] = time.monotonic):
+        super().__init__(window)
+        self.window = window
+        self.seconds = seconds
+        self.clock = clock
+        self.remaining = seconds
+        self._deadline = 0.0
+        self._timer = QTimer(self)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(TICK_MS)
+        self._timer.timeout.connect(self.tick)
+        self.label: QLabel = plain_label("", selectable=False)
+        self.label.setObjectName("countdown")
+
+    @property
+    def is_running(self) -> bool:
+        """Whether it is counting (started, neither stopped nor expired)."""
+        return self._timer.isActive()
+
+    def start(self) -> None:
+        """Start counting from :attr:`seconds` and watch the application's input for the
+        window's first key or click."""
+        self._deadline = self.clock() + self.seconds
+        self.remaining = self.seconds
+        QApplication.instance().installEventFilter(self)
+        self._show_remaining()
+        self._timer.start()
+
+    def _show_remaining(self) -> None:
+        minutes, seconds = divmod(self.remaining, 60)
+        self.label.setText(translate("Dialog", "Cancels by itself in {time}").format(time=f"{minutes}:{seconds:02d}"))
+
+    def tick(self) -> None:
+        """Bring the shown time up to date; at the deadline stop and emit :attr:`expired`
+        (the timer calls this every :data:`TICK_MS`)."""
+        if not self.is_running:
+            return
+        left = self._deadline - self.clock()
+        self.remaining = math.ceil(left)
+        if left <= 0:
+            self.stop()
+            self.expired.emit()
+        else:
+            self._show_remaining()
+
+    def stop(self) -> None:
+        """Stop for good (the user is answering, the time ran out, or the dialog ended):
+        "Timer stopped". Does nothing when it is not running."""
+        if self.is_running:
+            self._timer.stop()
+            QApplication.instance().removeEventFilter(self)
+            self.label.setText(translate("Dialog", "Timer stopped"))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
+        if event.type() in (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress) and isinstance(watched, QWidget) \
+                and (watched is self.window or self.window.isAncestorOf(watched)):
+            self.stop()
+        return False

@@ -1,0 +1,160 @@
+"""The form-row template (rjsf's row template): one field's label, control, invisible-character
+notice, description and error, with deterministic ids.
+
+STYLE.md (react-jsonschema-form): deterministic ids per field, ``field-<name>`` for the
+control and ``field-<name>-<part>`` for its parts (:func:`field_id`), used as ``objectName``
+everywhere; the accessible description is description + notice + current error, never the
+title. DESIGN.md "UI rules" (every label bound to its control; errors inline, in words).
+
+This module never knows a field's kind: the control comes from an adapter
+(:class:`~elicit_tray.ui.widgets.FieldWidget`) picked by :mod:`~elicit_tray.ui.registry`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Literal
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QAbstractButton, QFormLayout, QLabel, QVBoxLayout, QWidget
+
+from ..schema import FieldSpec, check_value, describe_constraints
+from .i18n import translated
+from .labels import WrappingLabel, plain_label
+
+if TYPE_CHECKING:
+    from .widgets import FieldWidget
+
+__all__ = ["FieldPart", "FormRow", "field_id", "sentences", "spoken"]
+
+#: The parts of a row that have an id of their own besides the control (``""``).
+FieldPart = Literal["", "label", "description", "error", "invisible", "offset"]
+
+
+def field_id(name: str, part: FieldPart = "") -> str:
+    """The id (``objectName``) of field ``name``'s control (``part=""``): ``field-<name>``, or
+    of one of its parts: ``field-<name>-label``, ``-description``, ``-error``, ``-invisible``
+    (the invisible-character notice), ``-offset`` (a date-time's UTC offset)."""
+    return f"field-{name}-{part}" if part else f"field-{name}"
+
+
+def sentences(*parts: str | None) -> str:
+    """Join pieces of text into one readable run: each non-empty piece ends with punctuation
+    (server descriptions often lack a final full stop)."""
+    out = []
+    for part in filter(None, (p.strip() if p else p for p in parts)):
+        out.append(part if part[-1] in ".!?:;…。！？" else part + ".")
+    return " ".join(out)
+
+
+def spoken(description: str, notice: str, error: str) -> str:
+    """A field's accessible description: its description and constraints, the invisible-character
+    notice (as shown: nothing is appended to the value it ends with), and its current error."""
+    return " ".join(filter(None, (description, notice, sentences(error))))
+
+
+class FormRow:
+    """One field of a form, laid out in ``form`` (a ``QFormLayout``) by :meth:`add`.
+
+    Attributes:
+        adapter: the field's :class:`~elicit_tray.ui.widgets.FieldWidget`.
+        label: the row label bound to the control (``None`` when the control labels itself).
+        error: the inline error label (id ``field-<name>-error``), hidden while there is none.
+        hint: the shown description and constraints (``-description``), or ``None``.
+        description: description and constraints (required included) as screen readers get it.
+        spoken: the accessible description now (:func:`spoken`).
+        revealed: whether errors show (after the field was left or a submit attempt).
+    """
+
+    def __init__(self, adapter: FieldWidget, label: QLabel | None, error: QLabel, description: str,
+                 hint: QLabel | None = None):
+        self.adapter = adapter
+        self.label = label
+        self.error = error
+        self.hint = hint
+        self.description = description
+        self.spoken = description  # the accessible description now: description, notice, error
+        self.notice_shown = bool(adapter.notice_text)
+        self.revealed = False  # errors are shown after the field was left or a submit attempt
+
+    @classmethod
+    def add(cls, form: QFormLayout, adapter: FieldWidget, label_text: str, *, long_titles: bool) -> "FormRow":
+        """Lay out ``adapter``'s field as a new row of ``form``: the label (``label_text``, with
+        its ``&`` mnemonic; ``*`` added for a required field) bound to the control, and under the
+        control the notice, the description and the (hidden) error. ``long_titles``: every label
+        sits above its field and wraps. Sets the ids, accessible names and descriptions."""
+        spec = adapter.spec
+        description = sentences(spec.description, translated(describe_constraints(spec)))
+        cell = QWidget()
+        column = QVBoxLayout(cell)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addWidget(adapter.widget)
+        if adapter.notice is not None:  # invisible characters in the value, named (issue 10 §3)
+            adapter.notice.setObjectName(field_id(spec.name, "invisible"))
+            adapter.notice.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+            column.addWidget(adapter.notice)
+            adapter.notice.setVisible(bool(adapter.notice_text))
+        shown_hint = sentences(spec.description, translated(describe_constraints(replace(spec, required=False))))
+        hint: QLabel | None = None
+        if shown_hint:
+            hint = plain_label(shown_hint, selectable=False)  # cheaper layout; readers get the description
+            hint.setObjectName(field_id(spec.name, "description"))
+            hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+            column.addWidget(hint)
+        error = plain_label("")
+        error.setObjectName(field_id(spec.name, "error"))
+        error.hide()
+        column.addWidget(error)
+        label: QLabel | None = None
+        if adapter.labels_itself:  # a checkbox: its own text is the label, in the field column
+            if long_titles:
+                form.addRow(cell)
+            else:
+                form.addRow(QLabel(), cell)
+        else:
+            label = WrappingLabel(label_text + (" *" if spec.required else ""))  # long words wrap too
+            label.setObjectName(field_id(spec.name, "label"))
+            buddy = adapter.focus_target
+            if isinstance(buddy, QAbstractButton):
+                # Qt clicks a button buddy on the label's Alt+letter: reaching a multi-select
+                # would toggle its first option. The group is the buddy, focusing the button.
+                adapter.widget.setFocusProxy(buddy)
+                adapter.widget.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # focusable, no extra Tab stop
+                buddy = adapter.widget
+            label.setBuddy(buddy)
+            label.setWordWrap(long_titles)
+            if not long_titles:  # Qt's size hint of a mnemonic label is a few pixels short
+                label.setMinimumWidth(label.fontMetrics().horizontalAdvance(label.text() + "  "))
+            form.addRow(label, cell)
+        adapter.widget.setObjectName(field_id(spec.name))
+        row = cls(adapter, label, error, description, hint)
+        for named in adapter.controls if adapter.single_control else [adapter.widget]:
+            named.setAccessibleName(spec.title)
+        row.spoken = spoken(description, adapter.notice_text, "")
+        for widget in row.described():
+            widget.setAccessibleDescription(row.spoken)
+        return row
+
+    @property
+    def spec(self) -> FieldSpec:
+        """The field's :class:`~elicit_tray.schema.FieldSpec`."""
+        return self.adapter.spec
+
+    @property
+    def error_id(self) -> str:
+        """``field-<name>-error``: the key of :attr:`error` in the dialog's ``error_labels``."""
+        return field_id(self.spec.name, "error")
+
+    def described(self) -> list[QWidget]:
+        """The widgets whose accessible description carries the field's description and error:
+        the controls, and the group around them for a multi-control field."""
+        grouped = [] if self.adapter.single_control else [self.adapter.widget]
+        return grouped + list(self.adapter.controls)
+
+    def current(self) -> tuple[Any, str | None]:
+        """``(value, problem)`` of the field now: the adapter's parse error, else the schema
+        layer's :func:`~elicit_tray.schema.check_value` message, else ``None``."""
+        value, parse_error = self.adapter.value()
+        return value, parse_error or check_value(self.spec, value)

@@ -1,0 +1,120 @@
+"""How big a dialog is: a comfortable reading width, the height its content needs at that
+width up to most of the screen, scroll boxes that take the rest, and growth when content grows.
+
+DESIGN.md "UI rules" (nothing is cut off; the identity stays in view on top and the buttons at
+the bottom; everything between scrolls). :class:`Sizing` is the dialog's collaborator: it holds
+the parts it measures and never imports the dialog.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QBoxLayout, QFrame, QScrollArea, QStyle, QWidget
+
+__all__ = ["PREFERRED_WIDTH", "Sizing", "capped_box", "content_height"]
+
+#: Width of a dialog in pixels before the user resizes it (text wraps within it).
+PREFERRED_WIDTH = 540
+
+
+def capped_box(content: QWidget, name: str) -> QScrollArea:
+    """A frameless, vertical-only scroll box around ``content`` (object name ``name``); not a
+    Tab stop (:meth:`Sizing.fit_box` makes a capped one focusable when its content overflows)."""
+    box = QScrollArea()
+    box.setObjectName(name)
+    box.setWidget(content)
+    box.setWidgetResizable(True)
+    box.setFrameShape(QFrame.Shape.NoFrame)
+    box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    return box
+
+
+def content_height(content: QWidget, width: int) -> int:
+    """The height ``content`` needs at ``width`` px (wrapped text included), at least its
+    minimum size hint's height."""
+    layout = content.layout()
+    needed = (layout.heightForWidth(width) if layout is not None and layout.hasHeightForWidth()
+              else content.heightForWidth(width))
+    return max(needed, content.minimumSizeHint().height())
+
+
+class Sizing:
+    """Sizes ``window`` (a dialog whose top-level layout holds, top to bottom, ``header``, the
+    scrolled ``scroll`` box and the ``buttons`` row; ``message`` is a capped box inside
+    ``scroll``).
+
+    :meth:`fit` runs once before the first show, :meth:`grow` whenever content grew.
+    """
+
+    def __init__(self, window: QWidget, *, header: QScrollArea, message: QScrollArea, scroll: QScrollArea,
+                 buttons: QBoxLayout):
+        self.window = window
+        self.header = header
+        self.message = message
+        self.scroll = scroll
+        self.buttons = buttons
+
+    def _screen_height(self) -> int | None:
+        screen = self.window.screen()
+        return screen.availableGeometry().height() if screen else None
+
+    def needed_height(self, width: int) -> int:
+        """The window height that shows all content at ``width``, capped at 90% of the screen."""
+        layout = self.window.layout()
+        margins = layout.contentsMargins()
+        # Measured as if the scroll bar were there: text measured at the full width would wrap
+        # into more lines once a scroll bar takes its share, which then is needed after all.
+        scroll_bar = self.window.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        needed = content_height(self.scroll.widget(), width - margins.left() - margins.right() - scroll_bar)
+        # Its fixed height (set by fit_box), not height(): that follows only when the layout runs.
+        header = (self.header.minimumHeight() or self.header.height()) + layout.spacing()
+        buttons = self.buttons.sizeHint().height() + layout.spacing()
+        height = header + needed + buttons + margins.top() + margins.bottom() + 2
+        screen = self._screen_height()
+        return height if screen is None else min(height, int(screen * 0.9))
+
+    def fit_box(self, box: QScrollArea, inner: int, share: float) -> None:
+        """Give ``box`` the height its content needs at width ``inner``, up to ``share`` of the
+        screen; beyond that it scrolls, and takes keyboard focus so that it can be scrolled."""
+        screen = self._screen_height()
+        cap = 10_000 if screen is None else max(60, int(screen * share))
+        needed = content_height(box.widget(), inner)
+        box.setFixedHeight(min(needed, cap) + 2)
+        if needed > cap:
+            box.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def fit(self) -> None:
+        """A comfortable reading width, and the height the content needs at that width, up to
+        most of the screen (beyond that the content scrolls; the buttons stay in view); then
+        centred on the screen, so that no part starts below its edge."""
+        window = self.window
+        screen = window.screen().availableGeometry() if window.screen() else None
+        width = PREFERRED_WIDTH if screen is None else min(PREFERRED_WIDTH, screen.width())
+        margins = window.layout().contentsMargins()
+        inner = width - margins.left() - margins.right()
+        self.fit_box(self.header, inner, 0.2)
+        self.fit_box(self.message, inner, 0.33)
+        # A scroll area asks for ~70 px however little it holds: a short confirmation would get
+        # an empty gap above its buttons. Never more than its content, never under 80 px else.
+        self.scroll.setMinimumHeight(min(80, content_height(self.scroll.widget(), inner)))
+        height = self.needed_height(width)
+        # An explicit minimum height: otherwise Qt makes the minimum the height the wrapped
+        # content needs at the *minimum* width, and the window stays taller than it needs.
+        window.setMinimumHeight(min(height, 160))
+        window.resize(width, height)
+        if screen is not None:
+            window.move(screen.x() + (screen.width() - width) // 2, screen.y() + (screen.height() - height) // 2)
+
+    def grow(self) -> None:
+        """Content grew (an error, a status line): grow the window so it shows, never shrink;
+        the buttons stay on screen. Nothing happens while the window is hidden."""
+        window = self.window
+        if window.isVisible():
+            self.scroll.widget().layout().activate()
+            needed = self.needed_height(window.width())
+            if needed > window.height():
+                window.resize(window.width(), needed)
+                screen = window.screen().availableGeometry() if window.screen() else None
+                if screen is not None and window.y() + needed > screen.bottom():  # keep the buttons on screen
+                    window.move(window.x(), max(screen.y(), screen.bottom() - needed))
