@@ -58,7 +58,7 @@ def test_installed_from_the_wheel_the_package_finds_its_data_through_importlib_r
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT_S, env=env,
                          cwd=tmp_path, check=True).stdout.splitlines()
     assert out[0].startswith(str(target))  # the wheel's copy, not the checkout
-    assert out[1:] == [__version__, "['de']", "warn", "True"]
+    assert out[1:] == [__version__, "['ar', 'de']", "warn", "True"]
 
 
 def home_env(tmp_path: Path) -> dict[str, str]:
