@@ -112,13 +112,16 @@ class Probed:
 
     def settle(self, widgets: int, timeout_s: float = 30) -> dict[str, Any]:
         """Read until no more widgets are alive than ``widgets`` (expired dialogs close by
-        themselves after 10 s, waiting ones get their window first), at most ``timeout_s``."""
+        themselves after 10 s, waiting ones get their window first), at most ``timeout_s``, then
+        for the app's idle heap trim."""
         deadline = time.monotonic() + timeout_s
         while True:
             r = self.read()
             if r["widgets"] <= widgets or time.monotonic() > deadline:
-                return r
+                break
             time.sleep(0.5)
+        time.sleep(1.5)  # the app trims its heap 1 s after the last dialog window went (ui/release.py)
+        return self.read()
 
     def stop(self) -> None:
         self.proc.send_signal(signal.SIGTERM)

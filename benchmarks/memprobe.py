@@ -8,7 +8,8 @@ Every SIGUSR1 appends one JSON line to ``OUT.jsonl``: RSS (KiB, ``/proc/self/sta
 type (after ``gc.collect()``), asyncio tasks and handles, and the traced Python heap (bytes) when
 ``PYTHONTRACEMALLOC`` is set. SIGUSR2 does the same, then runs the experiments that tell which
 part is reclaimable: ``QPixmapCache.clear()``, then ``malloc_trim(0)``, with a reading after
-each. Lines carry a ``seq`` number so that a caller can wait for its own.
+each. ``ELICIT_MEMPROBE_BLOCK=ssl,...`` makes those modules unimportable (an experiment: what
+they cost). Lines carry a ``seq`` number so that a caller can wait for its own.
 
 Not used by the app; a diagnostic for ``shared/notes/memory.md`` and ``benchmarks/memory.py``.
 """
@@ -124,6 +125,8 @@ def main() -> int:
         with open(out_path, "a", encoding="utf-8") as f:
             f.write(json.dumps(data) + "\n")
 
+    for name in filter(None, os.environ.get("ELICIT_MEMPROBE_BLOCK", "").split(",")):
+        sys.modules[name] = None  # an experiment: what the app costs without this module
     signal.signal(signal.SIGUSR1, handler)
     signal.signal(signal.SIGUSR2, handler)
     from elicit_tray.cli import main as cli_main
