@@ -134,6 +134,9 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     presenter = _presenter(plan_path=plan_path, screenshot_dir=screenshot_dir, no_browser=no_browser,
                            arm_delay_ms=arm_delay_ms, timeout_s=timeout_s or 0)
     preferences = Preferences(settings_store(), {**(settings or {}), "timeout_s": timeout_s})
+    from .ui.release import IdleRelease  # heap trimmed once no request and no dialog is left
+
+    presenter.pending_changed.connect(IdleRelease(presenter.pending_count, presenter).changed)
 
     # What is recorded: one Recorder (history.py) decides. It writes the request journal
     # (logs.py) and the decision history from the same events: each request's arrival, its
