@@ -181,7 +181,7 @@ class HistoryWindow(QDialog):
         self._ask_path = ask_path or self._save_dialog
         self._confirm = confirm or self._confirm_dialog
         self.setObjectName("history")
-        self.setWindowTitle(translate("History", "elicit-tray: History"))
+        self.setWindowTitle(translate("History", "History"))  # Qt adds " — elicit-tray"
         self.setModal(False)
         self.resize(980, 620)
 

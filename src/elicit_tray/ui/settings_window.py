@@ -79,7 +79,7 @@ class SettingsWindow(QDialog):
         self.preferences = preferences
         self.autostart_access = autostart
         self.setObjectName("settings")
-        self.setWindowTitle(translate("Settings", "elicit-tray: Settings"))
+        self.setWindowTitle(translate("Settings", "Settings"))  # Qt adds " — elicit-tray"
         self.setModal(False)
         current = preferences.current
         form = QFormLayout()

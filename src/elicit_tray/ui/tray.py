@@ -9,11 +9,13 @@ freedesktop platforms only) and "Quit". The app keeps serving where no system tr
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 
@@ -25,7 +27,10 @@ if TYPE_CHECKING:
     from ..history import Recorder
     from ..settings import Preferences
 
-__all__ = ["Tray", "app_icon"]
+__all__ = ["ENV_OPEN_WINDOW", "Tray", "app_icon"]
+
+#: ``history`` or ``settings``: the tray app opens that window as it starts.
+ENV_OPEN_WINDOW = "ELICIT_TRAY_OPEN_WINDOW"
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +83,9 @@ class Tray(QSystemTrayIcon):
         presenter.request_shown.connect(self.announce)
         self.activated.connect(self._activated)
         self.rebuild()
+        opening = os.environ.get(ENV_OPEN_WINDOW, "")
+        if opening in ("history", "settings"):  # e.g. a launcher entry, or the keyboard/AT-SPI tests
+            QTimer.singleShot(0, self.show_history if opening == "history" else self.show_settings)
 
     def _activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
         """A left click (or the tray host's "activate") brings the waiting dialogs forward, the
