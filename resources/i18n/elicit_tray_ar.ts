@@ -1,16 +1,14 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="ar">
 <context>
     <name>Dialog</name>
     <message>
         <source>Warning</source>
-        <extracomment>How long an expired dialog stays to say so before it closes by itself (ms). Width of a dialog in pixels before the user resizes it (text wraps within it).</extracomment>
         <translation>تحذير</translation>
     </message>
     <message>
         <source>{summary} — elicit-tray</source>
-        <extracomment>Shown without the focus because the user was typing; it waits to be chosen.</extracomment>
+        <extracomment>How long an expired dialog stays to say so before it closes by itself (ms). Shown without the focus because the user was typing; it waits to be chosen.</extracomment>
         <translation>{summary} — elicit-tray</translation>
     </message>
     <message>
@@ -39,6 +37,7 @@
     </message>
     <message>
         <source>An unnamed MCP server</source>
+        <extracomment>id (``field-&lt;name&gt;-error``) -&gt; inline error label; filled by the dialogs that have fields. The user-set timeout, once :meth:`start_timeout` ran.</extracomment>
         <translation>خادم MCP بلا اسم</translation>
     </message>
     <message>
@@ -71,6 +70,7 @@
     </message>
     <message>
         <source>Cancels by itself in {time}</source>
+        <extracomment>How often the shown time is brought up to date (ms).</extracomment>
         <translation>يُلغى تلقائيًا خلال {time}</translation>
     </message>
     <message>
@@ -112,6 +112,333 @@
     </message>
 </context>
 <context>
+    <name>History</name>
+    <message>
+        <source>All time</source>
+        <translation>كل الأوقات</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>اليوم</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>آخر 7 أيام</translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation>آخر 30 يومًا</translation>
+    </message>
+    <message>
+        <source>Last 90 days</source>
+        <translation>آخر 90 يومًا</translation>
+    </message>
+    <message>
+        <source>Accepted</source>
+        <translation>مقبول</translation>
+    </message>
+    <message>
+        <source>Declined</source>
+        <translation>مرفوض</translation>
+    </message>
+    <message>
+        <source>Cancelled (Escape)</source>
+        <translation>مُلغى (Escape)</translation>
+    </message>
+    <message>
+        <source>Cancelled (button)</source>
+        <translation>مُلغى (زر)</translation>
+    </message>
+    <message>
+        <source>Cancelled (window closed)</source>
+        <translation>مُلغى (أُغلقت النافذة)</translation>
+    </message>
+    <message>
+        <source>Cancelled (from the tray)</source>
+        <translation>مُلغى (من شريط النظام)</translation>
+    </message>
+    <message>
+        <source>Cancelled (timeout)</source>
+        <translation>مُلغى (انتهت المهلة)</translation>
+    </message>
+    <message>
+        <source>Expired</source>
+        <translation>منتهي الصلاحية</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>خطأ</translation>
+    </message>
+    <message>
+        <source>Invalid request</source>
+        <translation>طلب غير صالح</translation>
+    </message>
+    <message>
+        <source>Refused (busy)</source>
+        <translation>مرفوض (مشغول)</translation>
+    </message>
+    <message>
+        <source>Waiting for an answer</source>
+        <translation>بانتظار إجابة</translation>
+    </message>
+    <message>
+        <source>Interrupted (the app stopped)</source>
+        <translation>مقطوع (توقف التطبيق)</translation>
+    </message>
+    <message>
+        <source>All outcomes</source>
+        <translation>كل النتائج</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>مُلغى</translation>
+    </message>
+    <message>
+        <source>Received</source>
+        <translation>الاستلام</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>الخادم</translation>
+    </message>
+    <message>
+        <source>Process</source>
+        <translation>العملية</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>النمط</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>النتيجة</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>السؤال</translation>
+    </message>
+    <message>
+        <source>(unnamed)</source>
+        <translation>(بلا اسم)</translation>
+    </message>
+    <message>
+        <source>form</source>
+        <translation>نموذج</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>رابط</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>تفصيل</translation>
+    </message>
+    <message>
+        <source>Shown</source>
+        <translation>العرض</translation>
+    </message>
+    <message>
+        <source>Answered</source>
+        <translation>الإجابة</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>المدة</translation>
+    </message>
+    <message>
+        <source>{seconds} s</source>
+        <translation>{seconds} ث</translation>
+    </message>
+    <message>
+        <source>Server (self-reported)</source>
+        <translation>الخادم (كما يصف نفسه)</translation>
+    </message>
+    <message>
+        <source>Client (self-reported)</source>
+        <translation>العميل (كما يصف نفسه)</translation>
+    </message>
+    <message>
+        <source>Process id</source>
+        <translation>معرّف العملية</translation>
+    </message>
+    <message>
+        <source>Executable</source>
+        <translation>الملف التنفيذي</translation>
+    </message>
+    <message>
+        <source>User id</source>
+        <translation>معرّف المستخدم</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>الرسالة</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>العنوان</translation>
+    </message>
+    <message>
+        <source>Address check</source>
+        <translation>فحص العنوان</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>التحذيرات</translation>
+    </message>
+    <message>
+        <source>(looks like a secret: never kept)</source>
+        <translation>(يبدو سرًّا: لا يُحفظ أبدًا)</translation>
+    </message>
+    <message>
+        <source>(not kept)</source>
+        <translation>(غير محفوظ)</translation>
+    </message>
+    <message>
+        <source>Field {title}: {value}</source>
+        <translation>الحقل {title}: {value}</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>السجل</translation>
+    </message>
+    <message>
+        <source>server, question, address, field…</source>
+        <translation>خادم، سؤال، عنوان، حقل…</translation>
+    </message>
+    <message>
+        <source>&amp;Search:</source>
+        <translation>&amp;بحث:</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>بحث</translation>
+    </message>
+    <message>
+        <source>Shows the decisions whose server, question, address, process or fields contain this text.</source>
+        <translation>يعرض القرارات التي يحتوي خادمها أو سؤالها أو عنوانها أو عمليتها أو حقولها على هذا النص.</translation>
+    </message>
+    <message>
+        <source>Se&amp;rver:</source>
+        <translation>&amp;الخادم:</translation>
+    </message>
+    <message>
+        <source>Shows the decisions of one server only.</source>
+        <translation>يعرض قرارات خادم واحد فقط.</translation>
+    </message>
+    <message>
+        <source>&amp;Outcome:</source>
+        <translation>ال&amp;نتيجة:</translation>
+    </message>
+    <message>
+        <source>Shows the decisions with this outcome only.</source>
+        <translation>يعرض القرارات ذات هذه النتيجة فقط.</translation>
+    </message>
+    <message>
+        <source>&amp;Period:</source>
+        <translation>ال&amp;فترة:</translation>
+    </message>
+    <message>
+        <source>Period</source>
+        <translation>الفترة</translation>
+    </message>
+    <message>
+        <source>Shows the decisions received in this period only.</source>
+        <translation>يعرض القرارات المستلمة في هذه الفترة فقط.</translation>
+    </message>
+    <message>
+        <source>Decisions</source>
+        <translation>القرارات</translation>
+    </message>
+    <message>
+        <source>Newest first. Use the arrow keys to choose a decision; its details follow.</source>
+        <translation>الأحدث أولًا. استخدم مفاتيح الأسهم لاختيار قرار؛ وتظهر تفاصيله تبعًا.</translation>
+    </message>
+    <message>
+        <source>&amp;Table of decisions:</source>
+        <translation>&amp;جدول القرارات:</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>التفاصيل</translation>
+    </message>
+    <message>
+        <source>Everything kept about the chosen decision.</source>
+        <translation>كل ما حُفظ عن القرار المختار.</translation>
+    </message>
+    <message>
+        <source>D&amp;etails:</source>
+        <translation>الت&amp;فاصيل:</translation>
+    </message>
+    <message>
+        <source>Number of decisions shown</source>
+        <translation>عدد القرارات المعروضة</translation>
+    </message>
+    <message>
+        <source>Export &amp;JSON…</source>
+        <translation>تصدير &amp;JSON…</translation>
+    </message>
+    <message>
+        <source>Export &amp;CSV…</source>
+        <translation>تصدير &amp;CSV…</translation>
+    </message>
+    <message>
+        <source>C&amp;lear history…</source>
+        <translation>&amp;مسح السجل…</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>إغلاق</translation>
+    </message>
+    <message>
+        <source>Saves the decisions shown to a JSON file.</source>
+        <translation>يحفظ القرارات المعروضة في ملف JSON.</translation>
+    </message>
+    <message>
+        <source>Saves the decisions shown to a CSV file.</source>
+        <translation>يحفظ القرارات المعروضة في ملف CSV.</translation>
+    </message>
+    <message>
+        <source>Deletes every decision kept, after asking.</source>
+        <translation>يحذف كل القرارات المحفوظة بعد السؤال.</translation>
+    </message>
+    <message>
+        <source>Closes this window.</source>
+        <translation>يغلق هذه النافذة.</translation>
+    </message>
+    <message>
+        <source>The history is off (Settings…).</source>
+        <translation>السجل متوقف (الإعدادات…).</translation>
+    </message>
+    <message>
+        <source>1 decision</source>
+        <translation>قرار واحد</translation>
+    </message>
+    <message>
+        <source>{count} decisions</source>
+        <translation>{count} قرارات</translation>
+    </message>
+    <message>
+        <source>All servers</source>
+        <translation>كل الخوادم</translation>
+    </message>
+    <message>
+        <source>Export the decisions shown</source>
+        <translation>تصدير القرارات المعروضة</translation>
+    </message>
+    <message>
+        <source>Cannot write {path}: {error}</source>
+        <translation>تعذّرت الكتابة إلى {path}: {error}</translation>
+    </message>
+    <message>
+        <source>Delete every decision kept? This cannot be undone.</source>
+        <translation>حذف كل القرارات المحفوظة؟ لا يمكن التراجع عن ذلك.</translation>
+    </message>
+    <message>
+        <source>Clear history</source>
+        <translation>مسح السجل</translation>
+    </message>
+</context>
+<context>
     <name>Presenter</name>
     <message>
         <source>A local program</source>
@@ -137,10 +464,154 @@
     </message>
 </context>
 <context>
+    <name>Settings</name>
+    <message>
+        <source>Settings</source>
+        <extracomment>How often the history's retention is applied while the app runs (a day, in ms). Where "Start at login" (XDG Autostart) applies. Command-line options of each setting (shown beside a setting the command line fixed). Languages offered: code ("" follows the system) and the language's own name.</extracomment>
+        <translation>الإعدادات</translation>
+    </message>
+    <message>
+        <source>&amp;Start elicit-tray at login</source>
+        <translation>&amp;تشغيل elicit-tray عند تسجيل الدخول</translation>
+    </message>
+    <message>
+        <source>Adds or removes the autostart entry of your desktop.</source>
+        <translation>يضيف مُدخل التشغيل التلقائي لسطح المكتب أو يزيله.</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> ث</translation>
+    </message>
+    <message>
+        <source>Never</source>
+        <translation>أبدًا</translation>
+    </message>
+    <message>
+        <source>&amp;Timeout:</source>
+        <translation>&amp;المهلة:</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>المهلة</translation>
+    </message>
+    <message>
+        <source>An untouched dialog answers cancel after this many seconds; a countdown shows it. 0: never.</source>
+        <translation>يجيب الحوار الذي لم يُلمس بالإلغاء بعد هذا العدد من الثواني؛ ويظهر ذلك عدّ تنازلي. 0: أبدًا.</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> مث</translation>
+    </message>
+    <message>
+        <source>&amp;Consent delay:</source>
+        <translation>&amp;مهلة الموافقة:</translation>
+    </message>
+    <message>
+        <source>Consent delay</source>
+        <translation>مهلة الموافقة</translation>
+    </message>
+    <message>
+        <source>Buttons stay disarmed this long after a dialog appears or regains focus, so a key meant for another window cannot answer it. From {low} to {high} ms.</source>
+        <translation>تبقى الأزرار معطّلة هذه المدة بعد ظهور الحوار أو عودة التركيز إليه، حتى لا يجيب عنه مفتاح موجّه لنافذة أخرى. من {low} إلى {high} مث.</translation>
+    </message>
+    <message>
+        <source>Keep a &amp;history of decisions</source>
+        <translation>الاحتفاظ ب&amp;سجل للقرارات</translation>
+    </message>
+    <message>
+        <source>Keep the &amp;values entered in forms (never secret-looking ones)</source>
+        <translation>الاحتفاظ بال&amp;قيم المدخلة في النماذج (لا تلك التي تبدو سرية)</translation>
+    </message>
+    <message>
+        <source>Keep the &amp;query strings of addresses</source>
+        <translation>الاحتفاظ ب&amp;سلاسل الاستعلام في العناوين</translation>
+    </message>
+    <message>
+        <source>Records every request and its answer in a private database on this computer.</source>
+        <translation>يسجّل كل طلب وإجابته في قاعدة بيانات خاصة على هذا الحاسوب.</translation>
+    </message>
+    <message>
+        <source>Without it the history keeps each field's title but not what was entered.</source>
+        <translation>من دونه يحفظ السجل عنوان كل حقل دون ما أُدخل فيه.</translation>
+    </message>
+    <message>
+        <source>Query strings and fragments often hold tokens; without it only scheme, host and path are kept.</source>
+        <translation>كثيرًا ما تحوي سلاسل الاستعلام والأجزاء رموزًا سرية؛ من دونه يُحفظ المخطط والمضيف والمسار فقط.</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> يوم</translation>
+    </message>
+    <message>
+        <source>Forever</source>
+        <translation>للأبد</translation>
+    </message>
+    <message>
+        <source>&amp;Keep decisions for:</source>
+        <translation>&amp;الاحتفاظ بالقرارات مدة:</translation>
+    </message>
+    <message>
+        <source>Retention</source>
+        <translation>مدة الاحتفاظ</translation>
+    </message>
+    <message>
+        <source>Older decisions are deleted at start and once a day. 0: kept forever.</source>
+        <translation>تُحذف القرارات الأقدم عند البدء ومرة يوميًا. 0: تُحفظ للأبد.</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>لغة النظام</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>ال&amp;لغة:</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>اللغة</translation>
+    </message>
+    <message>
+        <source>The language of new dialogs and windows.</source>
+        <translation>لغة الحوارات والنوافذ الجديدة.</translation>
+    </message>
+    <message>
+        <source>Where MCP clients reach elicit-tray (ELICIT_TRAY_SOCKET or --socket).</source>
+        <translation>حيث يصل عملاء MCP إلى elicit-tray (ELICIT_TRAY_SOCKET أو --socket).</translation>
+    </message>
+    <message>
+        <source>C&amp;opy</source>
+        <translation>&amp;نسخ</translation>
+    </message>
+    <message>
+        <source>Copy the socket path</source>
+        <translation>نسخ مسار المقبس</translation>
+    </message>
+    <message>
+        <source>Soc&amp;ket in use:</source>
+        <translation>المقبس ال&amp;مستخدم:</translation>
+    </message>
+    <message>
+        <source>Socket in use</source>
+        <translation>المقبس المستخدم</translation>
+    </message>
+    <message>
+        <source>Changes apply at once.</source>
+        <translation>تسري التغييرات فورًا.</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>إغلاق</translation>
+    </message>
+    <message>
+        <source>Set on the command line ({option}).</source>
+        <translation>مضبوط في سطر الأوامر ({option}).</translation>
+    </message>
+</context>
+<context>
     <name>Tray</name>
     <message>
         <source>1 request waiting</source>
-        <extracomment>Where &quot;Start at login&quot; (XDG Autostart) applies.</extracomment>
+        <extracomment>``history`` or ``settings``: the tray app opens that window as it starts. Where "Start at login" (XDG Autostart) applies.</extracomment>
         <translation>طلب واحد قيد الانتظار</translation>
     </message>
     <message>
@@ -166,6 +637,14 @@
     <message>
         <source>&amp;Dismiss all (answer cancel)</source>
         <translation>&amp;صرف الكل (الإجابة بالإلغاء)</translation>
+    </message>
+    <message>
+        <source>&amp;History…</source>
+        <translation>&amp;السجل…</translation>
+    </message>
+    <message>
+        <source>Se&amp;ttings…</source>
+        <translation>الإ&amp;عدادات…</translation>
     </message>
     <message>
         <source>&amp;Start at login</source>
@@ -335,7 +814,7 @@
     <name>Validation</name>
     <message>
         <source>Enter a whole number.</source>
-        <extracomment>Longest time (seconds) one ``pattern`` match may take before it is treated as a mismatch. RFC 3339 ``date-time`` (section 5.6; &quot;T&quot; and &quot;Z&quot; in either case, as its note allows). Matched against words (camelCase and snake_case split, lower case), so &quot;footprint&quot; is not &quot;otp&quot;. RFC 5321 section 4.1.2 ``Mailbox`` pieces (JSON Schema ``email``); ``idn-email`` (RFC 6531) adds any non-ASCII character to ``atext`` and ``qtext``.</extracomment>
+        <extracomment>Longest time (seconds) one ``pattern`` match may take before it is treated as a mismatch. RFC 3339 ``date-time`` (section 5.6; "T" and "Z" in either case, as its note allows). Matched against words (camelCase and snake_case split, lower case), so "footprint" is not "otp". RFC 5321 section 4.1.2 ``Mailbox`` pieces (JSON Schema ``email``); ``idn-email`` (RFC 6531) adds any non-ASCII character to ``atext`` and ``qtext``.</extracomment>
         <translation>أدخل عددًا صحيحًا.</translation>
     </message>
     <message>
@@ -492,12 +971,12 @@
     <name>Widgets</name>
     <message>
         <source>Invisible characters in this value: {names}. It is exactly: {value}</source>
-        <extracomment>A required single-select with at most this many options is a radio group, else a combo box. Sentinel date meaning &quot;no date&quot; in the date pickers (shown as the empty special text): Qt&apos;s earliest picker date, so every date from 0100-01-02 on can be shown. Most characters a line edit holds (Qt&apos;s default, 32,767, silently cut longer text).</extracomment>
+        <extracomment>Sentinel date meaning "no date" in the date pickers (shown as the empty special text): Qt's earliest picker date, so every date from 0100-01-02 on can be shown. Most characters a line edit holds (Qt's default, 32,767, silently cut longer text).</extracomment>
         <translation>أحرف غير مرئية في هذه القيمة: {names}. القيمة بالضبط: {value}</translation>
     </message>
     <message>
         <source>Not set</source>
-        <extracomment>Whether the row label is the control&apos;s own text (checkbox, group box title). Whether the field is one control named by the field title; otherwise ``widget`` is a group named by the title and each control is named by its option. A label the form shows under ``widget`` (hidden while ``notice_text`` is empty). What ``notice`` says now (:func:`invisible_notice`); part of the accessible description.
+        <extracomment>Whether the row label is the control's own text (checkbox, group box title). Whether the field is one control named by the field title; otherwise ``widget`` is a group named by the title and each control is named by its option. A label the form shows under ``widget`` (hidden while ``notice_text`` is empty). What ``notice`` says now (:func:`invisible_notice`); part of the accessible description.
 ----------
 The frame: a fixed offset (from the default), or ``None`` for local time.</extracomment>
         <translation>غير محدد</translation>

@@ -1,16 +1,14 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="de_DE">
 <context>
     <name>Dialog</name>
     <message>
         <source>Warning</source>
-        <extracomment>How long an expired dialog stays to say so before it closes by itself (ms). Width of a dialog in pixels before the user resizes it (text wraps within it).</extracomment>
         <translation>Warnung</translation>
     </message>
     <message>
         <source>{summary} — elicit-tray</source>
-        <extracomment>Shown without the focus because the user was typing; it waits to be chosen.</extracomment>
+        <extracomment>How long an expired dialog stays to say so before it closes by itself (ms). Shown without the focus because the user was typing; it waits to be chosen.</extracomment>
         <translation>{summary} — elicit-tray</translation>
     </message>
     <message>
@@ -39,6 +37,7 @@
     </message>
     <message>
         <source>An unnamed MCP server</source>
+        <extracomment>id (``field-&lt;name&gt;-error``) -&gt; inline error label; filled by the dialogs that have fields. The user-set timeout, once :meth:`start_timeout` ran.</extracomment>
         <translation>Ein MCP-Server ohne Namen</translation>
     </message>
     <message>
@@ -71,6 +70,7 @@
     </message>
     <message>
         <source>Cancels by itself in {time}</source>
+        <extracomment>How often the shown time is brought up to date (ms).</extracomment>
         <translation>Bricht von selbst ab in {time}</translation>
     </message>
     <message>
@@ -112,6 +112,333 @@
     </message>
 </context>
 <context>
+    <name>History</name>
+    <message>
+        <source>All time</source>
+        <translation>Gesamter Zeitraum</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>Heute</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>Letzte 7 Tage</translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation>Letzte 30 Tage</translation>
+    </message>
+    <message>
+        <source>Last 90 days</source>
+        <translation>Letzte 90 Tage</translation>
+    </message>
+    <message>
+        <source>Accepted</source>
+        <translation>Angenommen</translation>
+    </message>
+    <message>
+        <source>Declined</source>
+        <translation>Abgelehnt</translation>
+    </message>
+    <message>
+        <source>Cancelled (Escape)</source>
+        <translation>Abgebrochen (Escape)</translation>
+    </message>
+    <message>
+        <source>Cancelled (button)</source>
+        <translation>Abgebrochen (Schaltfläche)</translation>
+    </message>
+    <message>
+        <source>Cancelled (window closed)</source>
+        <translation>Abgebrochen (Fenster geschlossen)</translation>
+    </message>
+    <message>
+        <source>Cancelled (from the tray)</source>
+        <translation>Abgebrochen (über die Leiste)</translation>
+    </message>
+    <message>
+        <source>Cancelled (timeout)</source>
+        <translation>Abgebrochen (Zeitlimit)</translation>
+    </message>
+    <message>
+        <source>Expired</source>
+        <translation>Verfallen</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>Invalid request</source>
+        <translation>Ungültige Anfrage</translation>
+    </message>
+    <message>
+        <source>Refused (busy)</source>
+        <translation>Abgewiesen (ausgelastet)</translation>
+    </message>
+    <message>
+        <source>Waiting for an answer</source>
+        <translation>Wartet auf Antwort</translation>
+    </message>
+    <message>
+        <source>Interrupted (the app stopped)</source>
+        <translation>Unterbrochen (die App wurde beendet)</translation>
+    </message>
+    <message>
+        <source>All outcomes</source>
+        <translation>Alle Ergebnisse</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>Received</source>
+        <translation>Eingegangen</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>Server</translation>
+    </message>
+    <message>
+        <source>Process</source>
+        <translation>Prozess</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>Modus</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>Frage</translation>
+    </message>
+    <message>
+        <source>(unnamed)</source>
+        <translation>(ohne Namen)</translation>
+    </message>
+    <message>
+        <source>form</source>
+        <translation>Formular</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>Einzelheit</translation>
+    </message>
+    <message>
+        <source>Shown</source>
+        <translation>Angezeigt</translation>
+    </message>
+    <message>
+        <source>Answered</source>
+        <translation>Beantwortet</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>{seconds} s</source>
+        <translation>{seconds} s</translation>
+    </message>
+    <message>
+        <source>Server (self-reported)</source>
+        <translation>Server (Selbstauskunft)</translation>
+    </message>
+    <message>
+        <source>Client (self-reported)</source>
+        <translation>Client (Selbstauskunft)</translation>
+    </message>
+    <message>
+        <source>Process id</source>
+        <translation>Prozess-ID</translation>
+    </message>
+    <message>
+        <source>Executable</source>
+        <translation>Programmdatei</translation>
+    </message>
+    <message>
+        <source>User id</source>
+        <translation>Benutzer-ID</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>Nachricht</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Adresse</translation>
+    </message>
+    <message>
+        <source>Address check</source>
+        <translation>Adressprüfung</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>Warnungen</translation>
+    </message>
+    <message>
+        <source>(looks like a secret: never kept)</source>
+        <translation>(sieht nach einem Geheimnis aus: nie gespeichert)</translation>
+    </message>
+    <message>
+        <source>(not kept)</source>
+        <translation>(nicht gespeichert)</translation>
+    </message>
+    <message>
+        <source>Field {title}: {value}</source>
+        <translation>Feld {title}: {value}</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>Verlauf</translation>
+    </message>
+    <message>
+        <source>server, question, address, field…</source>
+        <translation>Server, Frage, Adresse, Feld…</translation>
+    </message>
+    <message>
+        <source>&amp;Search:</source>
+        <translation>&amp;Suchen:</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>Suchen</translation>
+    </message>
+    <message>
+        <source>Shows the decisions whose server, question, address, process or fields contain this text.</source>
+        <translation>Zeigt die Entscheidungen, deren Server, Frage, Adresse, Prozess oder Felder diesen Text enthalten.</translation>
+    </message>
+    <message>
+        <source>Se&amp;rver:</source>
+        <translation>Se&amp;rver:</translation>
+    </message>
+    <message>
+        <source>Shows the decisions of one server only.</source>
+        <translation>Zeigt nur die Entscheidungen eines Servers.</translation>
+    </message>
+    <message>
+        <source>&amp;Outcome:</source>
+        <translation>&amp;Ergebnis:</translation>
+    </message>
+    <message>
+        <source>Shows the decisions with this outcome only.</source>
+        <translation>Zeigt nur die Entscheidungen mit diesem Ergebnis.</translation>
+    </message>
+    <message>
+        <source>&amp;Period:</source>
+        <translation>&amp;Zeitraum:</translation>
+    </message>
+    <message>
+        <source>Period</source>
+        <translation>Zeitraum</translation>
+    </message>
+    <message>
+        <source>Shows the decisions received in this period only.</source>
+        <translation>Zeigt nur die Entscheidungen, die in diesem Zeitraum eingingen.</translation>
+    </message>
+    <message>
+        <source>Decisions</source>
+        <translation>Entscheidungen</translation>
+    </message>
+    <message>
+        <source>Newest first. Use the arrow keys to choose a decision; its details follow.</source>
+        <translation>Neueste zuerst. Mit den Pfeiltasten eine Entscheidung wählen; ihre Einzelheiten folgen.</translation>
+    </message>
+    <message>
+        <source>&amp;Table of decisions:</source>
+        <translation>&amp;Tabelle der Entscheidungen:</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>Einzelheiten</translation>
+    </message>
+    <message>
+        <source>Everything kept about the chosen decision.</source>
+        <translation>Alles, was zur gewählten Entscheidung gespeichert ist.</translation>
+    </message>
+    <message>
+        <source>D&amp;etails:</source>
+        <translation>Einzel&amp;heiten:</translation>
+    </message>
+    <message>
+        <source>Number of decisions shown</source>
+        <translation>Anzahl der gezeigten Entscheidungen</translation>
+    </message>
+    <message>
+        <source>Export &amp;JSON…</source>
+        <translation>&amp;JSON exportieren…</translation>
+    </message>
+    <message>
+        <source>Export &amp;CSV…</source>
+        <translation>&amp;CSV exportieren…</translation>
+    </message>
+    <message>
+        <source>C&amp;lear history…</source>
+        <translation>Verlauf &amp;leeren…</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Saves the decisions shown to a JSON file.</source>
+        <translation>Speichert die gezeigten Entscheidungen in einer JSON-Datei.</translation>
+    </message>
+    <message>
+        <source>Saves the decisions shown to a CSV file.</source>
+        <translation>Speichert die gezeigten Entscheidungen in einer CSV-Datei.</translation>
+    </message>
+    <message>
+        <source>Deletes every decision kept, after asking.</source>
+        <translation>Löscht nach Rückfrage alle gespeicherten Entscheidungen.</translation>
+    </message>
+    <message>
+        <source>Closes this window.</source>
+        <translation>Schließt dieses Fenster.</translation>
+    </message>
+    <message>
+        <source>The history is off (Settings…).</source>
+        <translation>Der Verlauf ist aus (Einstellungen…).</translation>
+    </message>
+    <message>
+        <source>1 decision</source>
+        <translation>1 Entscheidung</translation>
+    </message>
+    <message>
+        <source>{count} decisions</source>
+        <translation>{count} Entscheidungen</translation>
+    </message>
+    <message>
+        <source>All servers</source>
+        <translation>Alle Server</translation>
+    </message>
+    <message>
+        <source>Export the decisions shown</source>
+        <translation>Gezeigte Entscheidungen exportieren</translation>
+    </message>
+    <message>
+        <source>Cannot write {path}: {error}</source>
+        <translation>{path} kann nicht geschrieben werden: {error}</translation>
+    </message>
+    <message>
+        <source>Delete every decision kept? This cannot be undone.</source>
+        <translation>Alle gespeicherten Entscheidungen löschen? Das lässt sich nicht rückgängig machen.</translation>
+    </message>
+    <message>
+        <source>Clear history</source>
+        <translation>Verlauf leeren</translation>
+    </message>
+</context>
+<context>
     <name>Presenter</name>
     <message>
         <source>{who} asks for your input. The request waits until you go to it: click it, switch to it (Alt+Tab), or choose it in the elicit-tray menu.</source>
@@ -137,10 +464,154 @@
     </message>
 </context>
 <context>
+    <name>Settings</name>
+    <message>
+        <source>Settings</source>
+        <extracomment>How often the history's retention is applied while the app runs (a day, in ms). Where "Start at login" (XDG Autostart) applies. Command-line options of each setting (shown beside a setting the command line fixed). Languages offered: code ("" follows the system) and the language's own name.</extracomment>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>&amp;Start elicit-tray at login</source>
+        <translation>elicit-tray beim Anmelden &amp;starten</translation>
+    </message>
+    <message>
+        <source>Adds or removes the autostart entry of your desktop.</source>
+        <translation>Legt den Autostart-Eintrag Ihres Desktops an oder entfernt ihn.</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Never</source>
+        <translation>Nie</translation>
+    </message>
+    <message>
+        <source>&amp;Timeout:</source>
+        <translation>&amp;Zeitlimit:</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>Zeitlimit</translation>
+    </message>
+    <message>
+        <source>An untouched dialog answers cancel after this many seconds; a countdown shows it. 0: never.</source>
+        <translation>Ein unberührter Dialog antwortet nach so vielen Sekunden mit Abbrechen; ein Countdown zeigt es an. 0: nie.</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> ms</translation>
+    </message>
+    <message>
+        <source>&amp;Consent delay:</source>
+        <translation>Zustimmungs&amp;verzögerung:</translation>
+    </message>
+    <message>
+        <source>Consent delay</source>
+        <translation>Zustimmungsverzögerung</translation>
+    </message>
+    <message>
+        <source>Buttons stay disarmed this long after a dialog appears or regains focus, so a key meant for another window cannot answer it. From {low} to {high} ms.</source>
+        <translation>So lange bleiben Schaltflächen gesperrt, nachdem ein Dialog erscheint oder den Fokus zurückerhält, damit eine Taste für ein anderes Fenster ihn nicht beantwortet. Von {low} bis {high} ms.</translation>
+    </message>
+    <message>
+        <source>Keep a &amp;history of decisions</source>
+        <translation>Einen Verlauf der Entscheidungen &amp;führen</translation>
+    </message>
+    <message>
+        <source>Keep the &amp;values entered in forms (never secret-looking ones)</source>
+        <translation>&amp;Werte aus Formularen speichern (nie geheim wirkende)</translation>
+    </message>
+    <message>
+        <source>Keep the &amp;query strings of addresses</source>
+        <translation>&amp;Query-Strings von Adressen speichern</translation>
+    </message>
+    <message>
+        <source>Records every request and its answer in a private database on this computer.</source>
+        <translation>Speichert jede Anfrage und ihre Antwort in einer privaten Datenbank auf diesem Computer.</translation>
+    </message>
+    <message>
+        <source>Without it the history keeps each field's title but not what was entered.</source>
+        <translation>Ohne diese Option speichert der Verlauf den Titel jedes Feldes, aber nicht die Eingabe.</translation>
+    </message>
+    <message>
+        <source>Query strings and fragments often hold tokens; without it only scheme, host and path are kept.</source>
+        <translation>Query-Strings und Fragmente enthalten oft Tokens; ohne diese Option werden nur Schema, Host und Pfad gespeichert.</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> Tage</translation>
+    </message>
+    <message>
+        <source>Forever</source>
+        <translation>Für immer</translation>
+    </message>
+    <message>
+        <source>&amp;Keep decisions for:</source>
+        <translation>Entscheidungen &amp;aufbewahren:</translation>
+    </message>
+    <message>
+        <source>Retention</source>
+        <translation>Aufbewahrung</translation>
+    </message>
+    <message>
+        <source>Older decisions are deleted at start and once a day. 0: kept forever.</source>
+        <translation>Ältere Entscheidungen werden beim Start und einmal täglich gelöscht. 0: für immer aufbewahrt.</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>Systemsprache</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>S&amp;prache:</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
+    <message>
+        <source>The language of new dialogs and windows.</source>
+        <translation>Die Sprache neuer Dialoge und Fenster.</translation>
+    </message>
+    <message>
+        <source>Where MCP clients reach elicit-tray (ELICIT_TRAY_SOCKET or --socket).</source>
+        <translation>Wo MCP-Clients elicit-tray erreichen (ELICIT_TRAY_SOCKET oder --socket).</translation>
+    </message>
+    <message>
+        <source>C&amp;opy</source>
+        <translation>K&amp;opieren</translation>
+    </message>
+    <message>
+        <source>Copy the socket path</source>
+        <translation>Socket-Pfad kopieren</translation>
+    </message>
+    <message>
+        <source>Soc&amp;ket in use:</source>
+        <translation>Verwendeter Soc&amp;ket:</translation>
+    </message>
+    <message>
+        <source>Socket in use</source>
+        <translation>Verwendeter Socket</translation>
+    </message>
+    <message>
+        <source>Changes apply at once.</source>
+        <translation>Änderungen gelten sofort.</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Set on the command line ({option}).</source>
+        <translation>Auf der Befehlszeile gesetzt ({option}).</translation>
+    </message>
+</context>
+<context>
     <name>Tray</name>
     <message>
         <source>1 request waiting</source>
-        <extracomment>Where &quot;Start at login&quot; (XDG Autostart) applies.</extracomment>
+        <extracomment>``history`` or ``settings``: the tray app opens that window as it starts. Where "Start at login" (XDG Autostart) applies.</extracomment>
         <translation>1 Anfrage wartet</translation>
     </message>
     <message>
@@ -166,6 +637,14 @@
     <message>
         <source>&amp;Dismiss all (answer cancel)</source>
         <translation>Alle &amp;verwerfen (Antwort: Abbrechen)</translation>
+    </message>
+    <message>
+        <source>&amp;History…</source>
+        <translation>Verl&amp;auf…</translation>
+    </message>
+    <message>
+        <source>Se&amp;ttings…</source>
+        <translation>&amp;Einstellungen…</translation>
     </message>
     <message>
         <source>&amp;Start at login</source>
@@ -335,7 +814,7 @@
     <name>Validation</name>
     <message>
         <source>Enter a whole number.</source>
-        <extracomment>Longest time (seconds) one ``pattern`` match may take before it is treated as a mismatch. RFC 3339 ``date-time`` (section 5.6; &quot;T&quot; and &quot;Z&quot; in either case, as its note allows). Matched against words (camelCase and snake_case split, lower case), so &quot;footprint&quot; is not &quot;otp&quot;. RFC 5321 section 4.1.2 ``Mailbox`` pieces (JSON Schema ``email``); ``idn-email`` (RFC 6531) adds any non-ASCII character to ``atext`` and ``qtext``.</extracomment>
+        <extracomment>Longest time (seconds) one ``pattern`` match may take before it is treated as a mismatch. RFC 3339 ``date-time`` (section 5.6; "T" and "Z" in either case, as its note allows). Matched against words (camelCase and snake_case split, lower case), so "footprint" is not "otp". RFC 5321 section 4.1.2 ``Mailbox`` pieces (JSON Schema ``email``); ``idn-email`` (RFC 6531) adds any non-ASCII character to ``atext`` and ``qtext``.</extracomment>
         <translation>Geben Sie eine ganze Zahl ein.</translation>
     </message>
     <message>
@@ -492,12 +971,12 @@
     <name>Widgets</name>
     <message>
         <source>Invisible characters in this value: {names}. It is exactly: {value}</source>
-        <extracomment>A required single-select with at most this many options is a radio group, else a combo box. Sentinel date meaning &quot;no date&quot; in the date pickers (shown as the empty special text): Qt&apos;s earliest picker date, so every date from 0100-01-02 on can be shown. Most characters a line edit holds (Qt&apos;s default, 32,767, silently cut longer text).</extracomment>
+        <extracomment>Sentinel date meaning "no date" in the date pickers (shown as the empty special text): Qt's earliest picker date, so every date from 0100-01-02 on can be shown. Most characters a line edit holds (Qt's default, 32,767, silently cut longer text).</extracomment>
         <translation>Unsichtbare Zeichen in diesem Wert: {names}. Ausgeschrieben lautet er: {value}</translation>
     </message>
     <message>
         <source>Not set</source>
-        <extracomment>Whether the row label is the control&apos;s own text (checkbox, group box title). Whether the field is one control named by the field title; otherwise ``widget`` is a group named by the title and each control is named by its option. A label the form shows under ``widget`` (hidden while ``notice_text`` is empty). What ``notice`` says now (:func:`invisible_notice`); part of the accessible description.
+        <extracomment>Whether the row label is the control's own text (checkbox, group box title). Whether the field is one control named by the field title; otherwise ``widget`` is a group named by the title and each control is named by its option. A label the form shows under ``widget`` (hidden while ``notice_text`` is empty). What ``notice`` says now (:func:`invisible_notice`); part of the accessible description.
 ----------
 The frame: a fixed offset (from the default), or ``None`` for local time.</extracomment>
         <translation>Nicht gesetzt</translation>
