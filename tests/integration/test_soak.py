@@ -5,6 +5,11 @@ request carries a unique token in its message and as the default of its only fie
 accepted answer echoes it: every answer must carry the token of the request with its id, on
 its own connection. Afterwards the app's open descriptors are back to their baseline and its
 memory (RSS) grew by less than :data:`RSS_GROWTH_LIMIT_KIB`.
+
+A second soak (issue 11 §2) answers 1,000 requests, :data:`ABANDONED` of them abandoned (the
+dialog shown, then its requester gone, each from a process of its own), with an arming delay so
+that every answered dialog is painted first, and asserts that RSS comes back within
+:data:`FLAT_LIMIT_KIB` of its post-warm-up level.
 """
 
 from __future__ import annotations
@@ -32,6 +37,13 @@ RSS_GROWTH_LIMIT_KIB = 30 * 1024
 #: abandoned requests per process): 5 requesters each.
 PROCESSES = 10
 PLAN = [{"match": "", "steps": [{"do": "submit"}]}]
+#: Flat memory (issue 11 §2): requests of the second soak, abandoned ones among them.
+FLAT_REQUESTS = 1000
+ABANDONED = 300
+FLAT_LIMIT_KIB = 10 * 1024
+#: How long RSS may take to come back after the last request (s): expired dialogs say so for
+#: 10 s (base.EXPIRED_CLOSE_MS), the heap is trimmed 1 s after the last window (ui/release.py).
+SETTLE_S = 30.0
 
 
 def valid(token: str) -> dict[str, Any]:
@@ -209,6 +221,84 @@ def test_soak_50_requesters_every_answer_reaches_its_own_request_and_nothing_lea
         assert outcomes.get("error", 0) == 0
         assert outcomes["accept"] >= totals["dialog"]
         assert json.dumps(outcomes)  # every line of the log is JSON (read above)
+    finally:
+        code = tray.stop()
+    assert code == 0, tray.stderr
+
+
+def ten_fields(token: str) -> dict[str, Any]:
+    props: dict[str, Any] = {"t": {"type": "string", "default": token}}
+    for k in range(9):
+        props[f"f{k}"] = [{"type": "integer", "minimum": 0, "maximum": 99, "default": k},
+                          {"type": "boolean", "default": True},
+                          {"type": "string", "enum": ["a", "b", "c"], "default": "b"},
+                          {"type": "string", "format": "email", "default": f"u{k}@example.com"}][k % 4]
+    return {"message": f"soak ten {token}", "requestedSchema": {"type": "object", "properties": props}}
+
+
+def abandon(process: PeerProcess, token: str) -> None:
+    """A one-field request from ``process``, then its requester leaves once the request was
+    dispatched (a ping on the same connection is answered after it)."""
+    c = process.connect()
+    try:
+        c.request(token, "elicitation/create", {**valid(token), "message": f"abandon {token}"})
+        assert c.call("p-" + token, "ping")["id"] == "p-" + token
+    finally:
+        c.close()
+
+
+def test_soak_1000_requests_with_300_abandoned_memory_comes_back_to_its_post_warm_up_level(scratch: Path) -> None:
+    plan = [{"match": "abandon", "steps": []}, *PLAN]
+    tray = HostileTray(scratch / "run" / "socket", plan, workdir=scratch, extra=("--arm-delay-ms", "20")).start()
+    try:
+        def answer(c: Conn, token: str, params: dict[str, Any]) -> None:
+            got = c.call(token, "elicitation/create", params)
+            assert got.get("result", {}).get("action") == "accept", got
+
+        # The tray throttles a process after 32 abandoned requests within 60 s: 25 at most each.
+        processes = peers(tray.sock, (ABANDONED + 10) // 25 + 1)
+        with Conn(tray.sock) as c:  # warm-up: every kind of request once and more
+            for i in range(10):
+                abandon(processes[i % len(processes)], f"warm-a{i}")
+            for i in range(40):
+                answer(c, f"warm-{i}", valid(f"warm-{i}"))
+                if i % 2:
+                    answer(c, f"warm10-{i}", ten_fields(f"warm10-{i}"))
+            baseline = tray.rss_kib()
+            done = abandoned = 0
+            rng = random.Random(SEED)
+            while done < FLAT_REQUESTS:
+                token = f"r{done}"
+                if abandoned < ABANDONED and rng.random() < ABANDONED / FLAT_REQUESTS * 1.2:
+                    abandon(processes[(10 + abandoned) % len(processes)], token)
+                    abandoned += 1
+                elif done % 3 == 0:
+                    answer(c, token, ten_fields(token))
+                else:
+                    answer(c, token, valid(token))
+                done += 1
+            assert abandoned == ABANDONED or done - abandoned >= FLAT_REQUESTS - ABANDONED
+            peak = tray.rss_kib()
+            # Bounded: RSS comes back once the expired dialogs have closed and the heap is
+            # trimmed; read until it is within half the limit or SETTLE_S passed, then assert
+            # the limit (a memory limit, not a time).
+            deadline = time.monotonic() + SETTLE_S
+            rss = peak
+            while rss - baseline >= FLAT_LIMIT_KIB // 2 and time.monotonic() < deadline:
+                assert c.ping()["result"] == {}
+                time.sleep(0.5)
+                rss = tray.rss_kib()
+        for process in processes:
+            process.close()
+        outcomes: dict[str, int] = {}
+        for e in tray.log_lines():
+            if e["event"] == "elicitation":
+                outcomes[e["outcome"]] = outcomes.get(e["outcome"], 0) + 1
+        print(f"\nflat soak: {done} requests ({abandoned} abandoned); RSS post-warm-up {baseline} KiB, "
+              f"right after {peak} KiB, settled {rss} KiB ({(rss - baseline) / 1024:+.1f} MiB); outcomes {outcomes}")
+        assert abandoned == ABANDONED
+        assert outcomes.get("accept", 0) >= FLAT_REQUESTS - ABANDONED
+        assert rss - baseline < FLAT_LIMIT_KIB, f"RSS {baseline} -> {rss} KiB"
     finally:
         code = tray.stop()
     assert code == 0, tray.stderr
