@@ -143,7 +143,7 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     # dialog shown, its outcome from the dispatcher, and the app's start and stop below.
     journal = Recorder(open_journal(log_values=log_values), privacy=preferences.current.privacy())
     presenter.on_shown = journal.on_shown(presenter.on_shown)
-    dispatcher = Dispatcher(journal.wrap(presenter.ask), presenter.complete, __version__, journal=journal)
+    dispatcher = Dispatcher(journal.watch(presenter), __version__, journal=journal)
 
     endpoint = LocalEndpoint(dispatcher, socket_path)
     served = _start_endpoint(endpoint, socket_path)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import logging
 import os
 import stat
@@ -33,6 +32,7 @@ import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
+from .ipc import jsonrpc as rpc
 from .paths import SocketPathTooLong, check_socket_path_length, default_socket_path
 
 __all__ = [
@@ -46,7 +46,7 @@ STARTUP_TIMEOUT_S = 15.0
 #: How long an accepted URL elicitation's connection waits for its completion notice (seconds).
 COMPLETION_HOLD_S = 1800.0
 _ids = itertools.count(1)
-INTERNAL_ERROR = -32603
+INTERNAL_ERROR = rpc.INTERNAL_ERROR  # kept for code that imported it from here
 log = logging.getLogger(__name__)
 
 
@@ -315,32 +315,29 @@ async def request(method: str, params: dict[str, Any] | None = None, *,
     except OSError as exc:
         raise TrayUnavailable(f"cannot reach elicit-tray at {path}: {exc}") from None
     request_id = next(_ids)
-    message = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params or {}}
     held = False
     try:
-        writer.write(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
+        # NaN goes out as Python writes it: the tray is the one judge of what is valid (-32700).
+        writer.write(rpc.encode(rpc.request(request_id, method, params or {}), allow_nan=True))
         await writer.drain()
         while True:
             line = await reader.readline()
             if not line:
                 raise TrayUnavailable("elicit-tray closed the connection without answering")
-            reply = json.loads(line)
-            if reply.get("id") != request_id:
+            reply = rpc.decode_reply(line)
+            if reply is None or reply.id != request_id:
                 continue
-            if "error" in reply:
-                err = reply["error"]
-                raise TrayError(err.get("code", INTERNAL_ERROR), err.get("message", ""), err.get("data"))
-            eid = _url_consent(method, params, reply["result"]) if completions is not None else None
-            if eid is not None:
-                assert completions is not None
+            if reply.error is not None:
+                raise TrayError(reply.error.code, reply.error.message, reply.error.data)
+            eid = _url_consent(method, params, reply.result)
+            if completions is not None and eid is not None:
                 completions.hold(eid, reader, writer)
                 held = True
-            return reply["result"]
+            return reply.result
     except asyncio.CancelledError:
         try:
-            writer.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                                     "params": {"requestId": request_id, "reason": "cancelled by the requester"}}
-                                    ).encode("utf-8") + b"\n")
+            writer.write(rpc.encode(rpc.notification("notifications/cancelled", {
+                "requestId": request_id, "reason": "cancelled by the requester"})))
         except OSError:
             pass
         raise
@@ -363,7 +360,7 @@ async def notify(method: str, params: dict[str, Any], *, socket_path: str | os.P
         _reader, writer = await open_connection(default_socket_path(socket_path))
     except OSError:
         return
-    writer.write(json.dumps({"jsonrpc": "2.0", "method": method, "params": params}).encode("utf-8") + b"\n")
+    writer.write(rpc.encode(rpc.notification(method, params), allow_nan=True))
     await writer.drain()
     writer.close()
 
@@ -440,8 +437,8 @@ class Completions:
         self._forget(elicitation_id, entry)
         entry.watcher.cancel()
         try:
-            entry.writer.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/elicitation/complete",
-                                           "params": {"elicitationId": elicitation_id}}).encode("utf-8") + b"\n")
+            entry.writer.write(rpc.encode(rpc.notification("notifications/elicitation/complete",
+                                                           {"elicitationId": elicitation_id})))
             await entry.writer.drain()
         except OSError as exc:
             log.warning("the completion of elicitation %r could not be sent: %s", elicitation_id, exc)

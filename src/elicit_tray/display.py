@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
-if TYPE_CHECKING:
-    from .elicitation import ElicitationRequest
+from .request import FormRequest, UrlRequest
 
 __all__ = ["display_text", "display_line", "for_display", "invisible_chars", "describe_char", "breakable",
-           "LONG_RUN", "BREAK_EVERY", "ZWSP"]
+           "escape_char", "LONG_RUN", "BREAK_EVERY", "ZWSP"]
 
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _JOINERS = frozenset("\u200c\u200d")  # needed by Persian, Indic scripts and emoji sequences
@@ -38,9 +37,14 @@ LONG_RUN = 20
 BREAK_EVERY = 10
 _ESCAPE = re.compile(r"\\(?:u[0-9a-f]{4}|U[0-9a-f]{8}|x[0-9a-f]{2})")
 _SPACE = re.compile(r"\s+")
+_Request = TypeVar("_Request", FormRequest, UrlRequest)
 
 
-def _escape(ch: str) -> str:
+def escape_char(ch: str) -> str:
+    """The one-character ``ch`` as the escape every shown or logged text uses for it:
+    ``\\u`` and 4 lowercase hex digits (``"\\u202e"``), or ``\\U`` and 8 outside the BMP
+    (``"\\U0001f600"``). Also used by the log (:func:`~elicit_tray.logs.escape_controls`).
+    Raises ``TypeError`` unless ``ch`` is one character."""
     cp = ord(ch)
     return f"\\u{cp:04x}" if cp <= 0xFFFF else f"\\U{cp:08x}"
 
@@ -48,7 +52,7 @@ def _escape(ch: str) -> str:
 def display_text(text: str) -> str:
     """Multi-line server text (message, description): newlines and tabs kept; bidi controls
     and other control characters shown as ``\\uXXXX``. Raises nothing for any ``str``."""
-    return "".join(_escape(c) if (c in _BIDI_CONTROLS or (unicodedata.category(c) == "Cc" and c not in "\n\t"))
+    return "".join(escape_char(c) if (c in _BIDI_CONTROLS or (unicodedata.category(c) == "Cc" and c not in "\n\t"))
                    else c for c in text)
 
 
@@ -63,7 +67,7 @@ def display_line(text: str) -> str:
     like :func:`display_text`, and line breaks, tabs, invisible format characters (other than
     the joiners ZWJ/ZWNJ) and blank Hangul filler letters are shown as ``\\uXXXX`` too, so the
     text stays one honest line. Raises nothing for any ``str``."""
-    return "".join(_escape(ch) if _hidden(ch) else ch for ch in text)
+    return "".join(escape_char(ch) if _hidden(ch) else ch for ch in text)
 
 
 def invisible_chars(text: str) -> list[str]:
@@ -134,26 +138,19 @@ def breakable(text: str) -> str:
     return "".join(out)
 
 
-def for_display(request: "ElicitationRequest") -> "ElicitationRequest":
-    """A copy of ``request`` whose shown strings are made honest: the message and descriptions
-    through :func:`display_text`; titles, option titles, the self-reported requester strings and
-    the peer's strings read from ``/proc`` (name, executable, arguments) through :func:`display_line`. A blank title falls back to the
-    property name. Values (what goes back in ``content``) are never touched."""
+def for_display(request: _Request) -> _Request:
+    """A copy of ``request`` (of the same type, with the same ``key``) whose shown strings are
+    made honest: the message and descriptions through :func:`display_text`; titles, option
+    titles, the self-reported requester strings and the peer's strings read from ``/proc``
+    (name, executable, arguments) through :func:`display_line`. A blank title falls back to the
+    property name. Values (what goes back in ``content``) and the URL of a URL request (shown by
+    its dialog through :func:`~elicit_tray.urlcheck.visible_url`) are never touched. DESIGN.md
+    "UI rules"; raises nothing for a valid request."""
     from dataclasses import replace
 
     def line(text: str | None) -> str | None:
         return None if text is None else display_line(text)
 
-    form = request.form
-    if form is not None:
-        fields = []
-        for field in form.fields:
-            title = field.title if field.title.strip() else (field.name.strip() or "(no name)")
-            fields.append(replace(
-                field, title=display_line(title),
-                description=None if field.description is None else display_text(field.description),
-                options=tuple(replace(o, title=display_line(o.title)) for o in field.options)))
-        form = replace(form, fields=tuple(fields))
     requester = replace(request.requester, server_name=line(request.requester.server_name),
                         server_title=line(request.requester.server_title),
                         server_version=line(request.requester.server_version),
@@ -161,4 +158,15 @@ def for_display(request: "ElicitationRequest") -> "ElicitationRequest":
     peer = request.peer
     peer = replace(peer, process_name=line(peer.process_name), executable=line(peer.executable),
                    argv=None if peer.argv is None else tuple(display_line(a) for a in peer.argv))
-    return replace(request, message=display_text(request.message or ""), form=form, requester=requester, peer=peer)
+    message = display_text(request.message or "")
+    if not isinstance(request, FormRequest):
+        return replace(request, message=message, requester=requester, peer=peer)
+    fields = []
+    for field in request.form.fields:
+        title = field.title if field.title.strip() else (field.name.strip() or "(no name)")
+        fields.append(replace(
+            field, title=display_line(title),
+            description=None if field.description is None else display_text(field.description),
+            options=tuple(replace(o, title=display_line(o.title)) for o in field.options)))
+    form = replace(request.form, fields=tuple(fields))
+    return replace(request, message=message, form=form, requester=requester, peer=peer)

@@ -49,6 +49,8 @@ from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit
 
+from .display import escape_char
+
 __all__ = ["ENV_LOG", "MAX_LOG_BYTES", "LOG_BACKUPS", "OUTCOMES", "VALUE_ARGUMENTS", "Journal", "LogFormatter",
            "UnsafeLogFile", "configure_logging", "default_log_path", "escape_controls", "open_journal",
            "open_private_log", "redact_url"]
@@ -125,7 +127,7 @@ def _escape_one(match: "re.Match[str]") -> str:
     if short is not None:
         return short
     code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return f"\\x{code:02x}" if code < 0x100 else escape_char(char)
 
 
 def escape_controls(text: str) -> str:
@@ -142,7 +144,7 @@ _JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u206
 
 
 def _json_escape(text: str) -> str:
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _JSON_UNSAFE.sub(lambda m: escape_char(m.group()), text)
 
 
 # -- the stderr log -------------------------------------------------------------------------------

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import errno
 import os
+import socket
 import stat
 import sys
 from pathlib import Path
 
 __all__ = ["ENV_SOCKET", "APP_DIR", "SOCKET_NAME", "MAX_SOCKET_PATH_BYTES", "RUN_USER_ROOT", "LOCK_SUFFIX",
            "default_socket_path", "default_socket_dir", "check_socket_path_length", "ensure_private_dir",
-           "lock_path", "InstanceLock", "LockHeld", "UnsafeDirectory", "UnsafeSocketPath", "SocketPathTooLong"]
+           "lock_path", "probe_socket", "InstanceLock", "LockHeld", "UnsafeDirectory", "UnsafeSocketPath",
+           "SocketPathTooLong"]
 
 #: Environment variable that overrides the socket path (as ``--socket PATH`` does).
 ENV_SOCKET = "ELICIT_TRAY_SOCKET"
@@ -172,6 +174,30 @@ def ensure_private_dir(directory: Path) -> bool:
                               f"directory only you can use: choose another --socket path, or run: chmod 700 "
                               f"{directory}")
     return directory in created
+
+
+def probe_socket(path: Path, timeout_s: float = 0.5) -> bool:
+    """True when something accepts connections on the Unix socket ``path`` (at most
+    ``timeout_s`` seconds). False when ``path`` is not a socket itself (a symbolic link is not
+    followed) or nothing accepts. Raises nothing; writes nothing.
+
+    How ``serve`` tells a live socket (exit 3) from a stale one (removed), and how the demo
+    waits for its tray app (DESIGN.md "IPC contract"). Plain ``socket``: no Qt.
+    """
+    if not hasattr(socket, "AF_UNIX"):
+        return False
+    try:
+        if not stat.S_ISSOCK(os.lstat(path).st_mode):
+            return False
+    except (OSError, ValueError):
+        return False
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(timeout_s)
+        try:
+            sock.connect(str(path))
+        except OSError:
+            return False
+    return True
 
 
 def lock_path(socket_path: Path) -> Path:

@@ -15,7 +15,7 @@ import anyio
 import pytest
 
 from elicit_tray.client import TrayUnavailable, completion_forwarder, elicitation_callback, request
-from elicit_tray.ipc.server import probe_socket
+from elicit_tray.paths import probe_socket
 from tests.integration.tray_process import TrayProcess, short_tmpdir
 
 pytestmark = pytest.mark.anyio

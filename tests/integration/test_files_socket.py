@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from elicit_tray.ipc.server import probe_socket
+from elicit_tray.paths import probe_socket
 
 from .tray_process import START_TIMEOUT_S, TrayProcess, assert_still_serving
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from elicit_tray.elicitation import Accepted, Cancelled, Declined, ElicitationRequest, Failed
 from elicit_tray.ipc.jsonrpc import MAX_LINE_BYTES, LineSplitter, Message, decode_line
-from elicit_tray.ipc.protocol import Dispatcher
+from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
 
 EMPTY = {"type": "object", "properties": {}}
 
@@ -126,7 +126,7 @@ async def handler(request: ElicitationRequest) -> Any:
 def test_every_wellformed_request_gets_exactly_one_response_and_ping_answers_at_the_end(
         connections: list[tuple[list[bytes], list[str]]]) -> None:
     async def main() -> None:
-        d = Dispatcher(handler, version="fuzz")
+        d = Dispatcher(UiFunctions(handler), version="fuzz")
         channels = []
         for chunks, _ids in connections:
             ch = Channel()

@@ -24,7 +24,7 @@ import pytest
 
 from elicit_tray import __version__
 from elicit_tray.ipc.jsonrpc import MAX_LINE_BYTES
-from elicit_tray.ipc.server import probe_socket
+from elicit_tray.paths import probe_socket
 
 from .tray_process import ANY_STR, Conn, TrayProcess, assert_still_serving, pong, rpc_error, tray_env
 

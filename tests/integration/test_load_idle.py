@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from elicit_tray.elicitation import Accepted, ElicitationRequest
-from elicit_tray.ipc.protocol import Dispatcher
+from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
 from elicit_tray.ipc.server import LocalEndpoint
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Unix sockets")
@@ -70,7 +70,7 @@ class Client:
 @pytest.fixture
 def endpoint(aio, scratch: Path):
     handler = Held()
-    dispatcher = Dispatcher(handler, version="test", max_unfinished_bytes=64 * 1024)
+    dispatcher = Dispatcher(UiFunctions(handler), version="test", max_unfinished_bytes=64 * 1024)
     ep = LocalEndpoint(dispatcher, scratch / "run" / "socket", max_connections=8, max_connections_per_peer=8,
                        idle_close_ms=IDLE_MS)
     ep.listen()

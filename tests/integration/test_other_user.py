@@ -28,7 +28,7 @@ import pytest
 
 from elicit_tray import __version__
 from elicit_tray.elicitation import Peer
-from elicit_tray.ipc.protocol import Dispatcher
+from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
 from elicit_tray.logs import Journal
 
 from .test_hostile import HostileTray, pong
@@ -158,7 +158,7 @@ def test_local_endpoint_closes_a_connection_from_another_uid_without_reading(
         raise AssertionError("never called")
 
     journal = Journal(scratch / "log.jsonl")
-    dispatcher = Dispatcher(handler, journal=journal)
+    dispatcher = Dispatcher(UiFunctions(handler), journal=journal)
     received: list[bytes] = []
     monkeypatch.setattr(dispatcher, "data_received", lambda _ch, data: received.append(data))
     endpoint = server.LocalEndpoint(dispatcher, scratch / "run" / "socket")
@@ -200,7 +200,7 @@ def test_local_endpoint_serves_a_connection_from_the_same_uid(qtbot: Any, scratc
     async def handler(_request: Any) -> Any:
         raise AssertionError("never called")
 
-    dispatcher = Dispatcher(handler)
+    dispatcher = Dispatcher(UiFunctions(handler))
     endpoint = server.LocalEndpoint(dispatcher, scratch / "run" / "socket")
     endpoint.listen()
     try:

@@ -65,7 +65,7 @@ class Tray:
         self.shown: asyncio.Queue[ElicitationDialog] = asyncio.Queue()
         self.presenter = Presenter(opener=self.browser, arm_delay_ms=arm_delay_ms, on_shown=self.shown.put_nowait,
                                    timeout_s=timeout_s)
-        self.dispatcher = Dispatcher(self.presenter.ask, self.presenter.complete, "test")
+        self.dispatcher = Dispatcher(self.presenter, "test")
 
     def connect(self, peer: Peer | None = None) -> FakeChannel:
         channel = FakeChannel(peer)

@@ -21,7 +21,7 @@ import elicit_tray
 from elicit_tray.check import WARNING_IDS, check
 from elicit_tray.cli import main as cli_main
 from elicit_tray.elicitation import Accepted, ElicitationRequest
-from elicit_tray.ipc.protocol import Dispatcher
+from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
 from tests.conftest import REPO, load_cases
 
 CASES = load_cases("forms.jsonl")
@@ -51,7 +51,7 @@ def tray_answer(params: dict[str, Any]) -> dict[str, Any]:
         return Accepted({})
 
     async def main() -> dict[str, Any]:
-        dispatcher, channel = Dispatcher(handler, version="t"), _Channel()
+        dispatcher, channel = Dispatcher(UiFunctions(handler), version="t"), _Channel()
         dispatcher.connection_made(channel)
         line = {"jsonrpc": "2.0", "id": 7, "method": "elicitation/create", "params": params}
         dispatcher.data_received(channel, json.dumps(line).encode() + b"\n")

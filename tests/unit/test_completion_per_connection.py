@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from elicit_tray.elicitation import Accepted, Declined, ElicitationRequest, Outcome, Peer
-from elicit_tray.ipc.protocol import Dispatcher
+from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
 
 
 class Channel:
@@ -46,7 +46,7 @@ class Rig:
     def __init__(self) -> None:
         self.completed: list[str] = []
         self.keys: dict[str, list[str]] = {}
-        self.dispatcher = Dispatcher(self.handler, self.completed.append)
+        self.dispatcher = Dispatcher(UiFunctions(self.handler, self.completed.append))
         self.channels: dict[str, Channel] = {}
 
     async def handler(self, request: ElicitationRequest) -> Outcome:

@@ -16,6 +16,7 @@ from elicit_tray.ipc.protocol import (
     MAX_ABANDONED_PER_PEER,
     MAX_UNFINISHED_BYTES_TOTAL,
     Dispatcher,
+    UiFunctions,
 )
 
 CONFIRM = {"message": "Proceed?", "requestedSchema": {"type": "object", "properties": {}}}
@@ -78,7 +79,7 @@ async def turn() -> None:
 def test_requests_read_after_the_requester_left_reach_no_handler_and_ping_is_still_answered() -> None:
     async def main() -> None:
         handler = Handler()
-        d = Dispatcher(handler, clock=Clock())
+        d = Dispatcher(UiFunctions(handler), clock=Clock())
         ch = Channel()
         d.connection_made(ch)
         # 16 requests and a ping in the buffer of a connection whose peer has already closed
@@ -105,7 +106,7 @@ def test_a_process_that_keeps_abandoning_is_refused_with_scope_abandoning_until_
     async def main() -> None:
         clock = Clock()
         handler = Handler()
-        d = Dispatcher(handler, clock=clock)
+        d = Dispatcher(UiFunctions(handler), clock=clock)
         # connect, send 16, disconnect: twice is 32 abandoned requests from pid 4242
         for cycle in range(MAX_ABANDONED_PER_PEER // 16):
             ch = Channel()
@@ -153,7 +154,7 @@ def test_only_connections_with_nothing_pending_and_no_message_for_the_idle_time_
     async def main() -> None:
         clock = Clock()
         handler = Handler()
-        d = Dispatcher(handler, clock=clock)
+        d = Dispatcher(UiFunctions(handler), clock=clock)
         idle, busy, chatty, trickle = Channel(), Channel(pid=2), Channel(pid=3), Channel(pid=4)
         for ch in (idle, busy, chatty, trickle):
             d.connection_made(ch)
@@ -179,7 +180,7 @@ def test_only_connections_with_nothing_pending_and_no_message_for_the_idle_time_
 
 def test_unfinished_input_over_the_total_drops_the_largest_line_with_a_parse_error() -> None:
     async def main() -> None:
-        d = Dispatcher(Handler(), clock=Clock())
+        d = Dispatcher(UiFunctions(Handler()), clock=Clock())
         channels = [Channel(pid=100 + i) for i in range(17)]
         for ch in channels:
             d.connection_made(ch)

@@ -13,9 +13,11 @@ from elicit_tray.elicitation import (
     Declined,
     ElicitationRequest,
     Failed,
+    FormRequest,
     ParamsError,
     Peer,
     Requester,
+    UrlRequest,
     outcome_to_result,
     parse_elicit_params,
 )
@@ -57,7 +59,8 @@ def test_a_request_without_mode_is_a_form_request() -> None:
     assert [(f.name, f.kind, f.title, f.required) for f in request.form.fields] == [
         ("name", FieldKind.TEXT, "Name", True)]
     assert request.form.schema is SCHEMA
-    assert (request.url, request.url_analysis, request.elicitation_id) == (None, None, None)
+    assert isinstance(request, FormRequest)  # a form request has no URL fields at all
+    assert not any(hasattr(request, name) for name in ("url", "url_analysis", "elicitation_id"))
     assert request.requester == Requester()
     assert request.peer == Peer()
 
@@ -70,8 +73,7 @@ def test_a_url_request_carries_its_url_analysis_and_elicitation_id() -> None:
     request = parse_elicit_params(url_params())
     assert (request.mode, request.message, request.url, request.elicitation_id) == (
         "url", "Sign in", "https://example.com/login", "e-1")
-    assert request.form is None
-    assert request.url_analysis is not None
+    assert isinstance(request, UrlRequest) and not hasattr(request, "form")
     assert request.url_analysis.verdict == "ok"
     assert request.url_analysis.display_host == "example.com"
 

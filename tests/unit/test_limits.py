@@ -33,7 +33,13 @@ from elicit_tray.elicitation import (
 )
 from elicit_tray.ipc import jsonrpc as rpc
 from elicit_tray.ipc.jsonrpc import MAX_JSON_DEPTH, MAX_NUMBER_CHARS, ErrorReply, Request, Response, decode_line
-from elicit_tray.ipc.protocol import MAX_PENDING_PER_CONNECTION, MAX_PENDING_TOTAL, MAX_VIOLATIONS, Dispatcher
+from elicit_tray.ipc.protocol import (
+    MAX_PENDING_PER_CONNECTION,
+    MAX_PENDING_TOTAL,
+    MAX_VIOLATIONS,
+    Dispatcher,
+    UiFunctions,
+)
 
 EMPTY = {"type": "object", "properties": {}}
 
@@ -272,7 +278,7 @@ def ok(request_id: Any, value: Any) -> dict[str, Any]:
 def run(handler: Callable[[ElicitationRequest], Awaitable[Any]],
         script: Callable[[Dispatcher, asyncio.AbstractEventLoop], Awaitable[None]], **kwargs: Any) -> None:
     async def main() -> None:
-        await script(Dispatcher(handler, version="t", **kwargs), asyncio.get_running_loop())
+        await script(Dispatcher(UiFunctions(handler), version="t", **kwargs), asyncio.get_running_loop())
     asyncio.run(main())
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from elicit_tray.elicitation import Accepted, Cancelled, Declined, ElicitationRequest, Failed, Peer
-from elicit_tray.ipc.protocol import Dispatcher
+from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
 from elicit_tray.logs import ENV_LOG, LOG_BACKUPS, MAX_LOG_BYTES, Journal, default_log_path, redact_url
 
 from .test_limits import Channel, create, line
@@ -41,7 +41,7 @@ def drive(journal: Journal, outcomes: dict[str, Any], lines: list[bytes], *, hol
         return outcome
 
     async def main() -> None:
-        d = Dispatcher(handler, version="t", journal=journal)
+        d = Dispatcher(UiFunctions(handler), version="t", journal=journal)
         ch = Channel(PEER)
         d.connection_made(ch)
         for data in lines:

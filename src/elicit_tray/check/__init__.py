@@ -31,8 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from ..elicitation import ElicitationRequest, Peer, limit_violations
 from ..ipc.protocol import vet_create
+from ..limits import MAX_PATTERN_CHARS, limit_violations
+from ..request import ElicitationRequest, FormRequest, Peer, UrlRequest
+from ..schema.pointer import pointer as _ptr
+from ..schema.pointer import ref_tokens
 
 if TYPE_CHECKING:
     from ..schema import FieldSpec
@@ -220,10 +223,6 @@ def _checked(params: dict[str, Any]) -> Report:
 
 # -- warnings ---------------------------------------------------------------------------------------
 
-def _ptr(*parts: str) -> str:
-    return "".join("/" + p.replace("~", "~0").replace("/", "~1") for p in parts)
-
-
 def _warnings(params: dict[str, Any], request: ElicitationRequest | None) -> list[LintWarning]:
     mode = params.get("mode", "form")
     if mode == "url":
@@ -244,11 +243,11 @@ def _warnings(params: dict[str, Any], request: ElicitationRequest | None) -> lis
 def _shown_fields(request: ElicitationRequest | None) -> dict[str, FieldSpec] | None:
     """The fields as the form dialog gets them (through ``for_display``, as the presenter
     builds it), or ``None`` when there is no dialog."""
-    if request is None or request.form is None:
+    if not isinstance(request, FormRequest):
         return None
     from ..display import for_display
 
-    return {f.name: f for f in for_display(request).form.fields}  # type: ignore[union-attr]
+    return {f.name: f for f in for_display(request).form.fields}
 
 
 def _resolve(schema: dict[str, Any], prop: Any) -> tuple[Any, str | None]:
@@ -261,9 +260,7 @@ def _resolve(schema: dict[str, Any], prop: Any) -> tuple[Any, str | None]:
         first = first or ref
         if not ref.startswith(("#/$defs/", "#/definitions/")):
             return None, first
-        from urllib.parse import unquote
-
-        tokens = [unquote(t).replace("~1", "/").replace("~0", "~") for t in ref[2:].split("/")]
+        tokens = ref_tokens(ref)
         section = schema.get(tokens[0])
         target = section.get("/".join(tokens[1:])) if isinstance(section, dict) and len(tokens) == 2 else None
         if not isinstance(target, dict):
@@ -390,7 +387,6 @@ _FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
 
 
 def _pattern_warnings(path: str, pattern: str) -> list[LintWarning]:
-    from ..elicitation import MAX_PATTERN_CHARS
     from ..schema.pattern import compile_problem
 
     if len(pattern) > MAX_PATTERN_CHARS:
@@ -414,7 +410,7 @@ def _url_warnings(params: dict[str, Any], request: ElicitationRequest | None) ->
     url = params.get("url")
     if not isinstance(url, str) or not url:
         return []
-    if request is not None and request.url_analysis is not None:
+    if isinstance(request, UrlRequest):
         analysis = request.url_analysis
     else:
         from ..urlcheck import analyze_url

@@ -71,7 +71,7 @@ def _start_headless_tray(workdir: Path, out_dir: Path) -> tuple[subprocess.Popen
          "--scripted-user", str(plan), "--screenshots", str(out_dir), "--no-browser"],
         env=env, stdin=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
-    from ..ipc.server import probe_socket
+    from ..paths import probe_socket
 
     while not probe_socket(socket_path):
         if proc.poll() is not None or time.monotonic() > deadline:

@@ -13,6 +13,10 @@ Hostile input (README "IPC contract", every value documented there):
 - a duplicate key in any object: -32600 (not "last one wins": the requester's JSON library
   and ours could otherwise read two different requests from the same bytes);
 - a response (``result``/``error`` without ``method``) sent to the tray: ignored and logged.
+
+The requester side (:mod:`elicit_tray.client`) builds its lines with :func:`request`,
+:func:`notification` and :func:`encode`, and reads the tray's answers with
+:func:`decode_reply`, so both ends speak through this one module.
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ from typing import Any, Union
 __all__ = [
     "MAX_LINE_BYTES", "PARSE_ERROR", "INVALID_REQUEST", "METHOD_NOT_FOUND", "INVALID_PARAMS",
     "INTERNAL_ERROR", "SERVER_BUSY", "MAX_JSON_DEPTH", "MAX_NUMBER_CHARS", "Request", "Notification", "Response", "ErrorReply", "Message",
-    "LineSplitter", "OVERSIZE", "decode_line", "encode", "result", "error",
+    "LineSplitter", "OVERSIZE", "decode_line", "encode", "result", "error", "request", "notification",
+    "RemoteError", "Reply", "decode_reply",
 ]
 
 #: Longest accepted line, in bytes, without its newline (1 MiB).
@@ -298,20 +303,22 @@ def decode_line(line: Any) -> Message:
     return Notification(method, params)
 
 
-def encode(message: dict[str, Any]) -> bytes:
+def encode(message: dict[str, Any], *, allow_nan: bool = False) -> bytes:
     """One wire line: compact UTF-8 JSON plus ``\\n`` (non-ASCII kept as UTF-8).
 
     A string holding a lone surrogate (it can arrive as a ``"\\ud800"`` escape and be echoed,
     e.g. in a "Method not found" message) is sent as that escape instead of failing.
+    ``allow_nan``: write NaN and infinities as Python does (``NaN``, ``Infinity``) instead of
+    refusing them; the requester side sends what it was given and lets the tray answer -32700.
 
     Raises:
-        ValueError: for NaN or infinite numbers (not JSON).
+        ValueError: for NaN or infinite numbers (not JSON) unless ``allow_nan``.
     """
-    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=allow_nan)
     try:
         return text.encode("utf-8") + b"\n"
     except UnicodeEncodeError:
-        return json.dumps(message, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n"
+        return json.dumps(message, separators=(",", ":"), allow_nan=allow_nan).encode("ascii") + b"\n"
 
 
 def result(request_id: RequestId, value: dict[str, Any]) -> dict[str, Any]:
@@ -325,3 +332,54 @@ def error(request_id: RequestId | None, code: int, message: str, data: Any = Non
     if data is not None:
         err["data"] = data
     return {"jsonrpc": "2.0", "id": request_id, "error": err}
+
+
+def request(request_id: RequestId, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    """A JSON-RPC request (it gets exactly one response with ``request_id``)."""
+    return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+
+
+def notification(method: str, params: dict[str, Any]) -> dict[str, Any]:
+    """A JSON-RPC notification (no ``id``: it never gets a response)."""
+    return {"jsonrpc": "2.0", "method": method, "params": params}
+
+
+@dataclass(frozen=True)
+class RemoteError:
+    """The error object of a response read by :func:`decode_reply`: ``code`` (-32603 when the
+    peer sent none), ``message`` (``""`` when none) and ``data`` (``None`` when none)."""
+
+    code: int
+    message: str
+    data: Any = None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A response read by a requester (:func:`decode_reply`): ``error`` is ``None`` for a
+    success, whose value is ``result``."""
+
+    id: Any
+    result: Any = None
+    error: RemoteError | None = None
+
+
+def decode_reply(line: bytes) -> Reply | None:
+    """Read one line the tray app wrote to a requester: a :class:`Reply` for a response (an
+    object with ``result`` or ``error``), ``None`` for any other JSON object (not an answer).
+
+    Raises:
+        ValueError: the line is not a JSON object.
+    """
+    obj = json.loads(line)
+    if not isinstance(obj, dict):
+        raise ValueError(f"expected a JSON-RPC response object, got {type(obj).__name__}")
+    if "error" in obj:
+        err = obj["error"]
+        if not isinstance(err, dict):
+            return Reply(obj.get("id"), error=RemoteError(INTERNAL_ERROR, str(err)))
+        return Reply(obj.get("id"), error=RemoteError(err.get("code", INTERNAL_ERROR), err.get("message", ""),
+                                                      err.get("data")))
+    if "result" in obj:
+        return Reply(obj.get("id"), obj["result"])
+    return None

@@ -32,6 +32,15 @@ Load limits (issue 11 §1, README "IPC contract"):
   :data:`MAX_UNFINISHED_BYTES_TOTAL` bytes; over it, the connection with the largest unfinished
   line (of equal ones, the one that sent last) gets a -32700 line with a null id and ``data:
   {"limit", "scope": "unfinished-input"}`` and is closed.
+
+Adding an IPC method is one table row plus its handler: a method of :class:`Dispatcher` taking
+a :class:`Call` (answer it once with :meth:`Call.reply` or :meth:`Call.fail`) and its row in
+:attr:`Dispatcher.requests` (``"x/echo": _echo``); a notification's handler takes the
+connection's state and the notification and goes in :attr:`Dispatcher.notifications`. What the
+UI must do for it is a method on :class:`Ui` (the dispatcher's only view of the UI: ``ask`` and
+``complete``). Then add its row to the README "IPC contract" table:
+``tests/unit/test_ipc_methods.py`` checks that both tables and the README list the same
+methods, and shows a method added by a subclass answering through the same path.
 """
 
 from __future__ import annotations
@@ -42,26 +51,27 @@ import logging
 import os
 import time
 from collections import deque
-from typing import Any, Awaitable, Callable, Hashable, Protocol
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Hashable, Mapping, Protocol
 
-from ..elicitation import (
+from ..elicitation import ParamsError, parse_elicit_params
+from ..logs import Journal, redact_url
+from ..request import (
     Accepted,
-    Cancelled,
-    Declined,
     ElicitationRequest,
     Failed,
+    Handler,
     Outcome,
-    ParamsError,
     Peer,
+    UrlRequest,
+    outcome_kind,
     outcome_to_result,
-    parse_elicit_params,
 )
-from ..logs import Journal, redact_url
 from . import jsonrpc as rpc
 
-__all__ = ["Channel", "Dispatcher", "Handler", "MAX_PENDING_PER_CONNECTION", "MAX_PENDING_TOTAL",
-           "MAX_VIOLATIONS", "BUSY_MESSAGE", "MAX_ABANDONED_PER_PEER", "ABANDON_WINDOW_S", "ABANDONING_MESSAGE",
-           "IDLE_CLOSE_S", "MAX_UNFINISHED_BYTES_TOTAL", "requester_present"]
+__all__ = ["Channel", "Dispatcher", "Handler", "Ui", "UiFunctions", "Call", "MAX_PENDING_PER_CONNECTION",
+           "MAX_PENDING_TOTAL", "MAX_VIOLATIONS", "BUSY_MESSAGE", "MAX_ABANDONED_PER_PEER", "ABANDON_WINDOW_S",
+           "ABANDONING_MESSAGE", "IDLE_CLOSE_S", "MAX_UNFINISHED_BYTES_TOTAL", "requester_present", "vet_create"]
 
 #: Most ``elicitation/create`` requests waiting for an answer on one connection.
 MAX_PENDING_PER_CONNECTION = 16
@@ -86,18 +96,67 @@ MAX_UNFINISHED_BYTES_TOTAL = 16 * 1024 * 1024
 
 log = logging.getLogger(__name__)
 
-#: Notifications a requester may send (without an id).
-_NOTIFICATIONS = frozenset({"notifications/cancelled", "notifications/elicitation/complete"})
-
 #: Inside the :data:`Handler` call of a request: whether its requester is still there (its
 #: connection open and not shut down by the peer). The presenter asks it before it builds a
 #: dialog that had to wait for its turn; the default (outside a dispatcher) says yes.
 requester_present: contextvars.ContextVar[Callable[[], bool]] = contextvars.ContextVar(
     "requester_present", default=lambda: True)
 
-#: The UI side: one coroutine per request, returning the user's outcome. Cancelling it means
-#: the request expired (the dialog must say so and send nothing).
-Handler = Callable[[ElicitationRequest], Awaitable[Outcome]]
+
+
+class Ui(Protocol):
+    """What the dispatcher asks of the UI (the presenter in the app; a fake in tests).
+
+    The dispatcher calls nothing else, so a new IPC method that needs the UI adds one method
+    here and one to :class:`~elicit_tray.ui.presenter.Presenter`.
+    """
+
+    async def ask(self, request: ElicitationRequest) -> Outcome:
+        """Show ``request`` and return the user's outcome (a :data:`Handler`). Cancelling the
+        awaiting task means the request expired: the dialog says so and nothing is sent.
+        Any exception becomes a -32603 answer, never an action."""
+        ...
+
+    def complete(self, key: str) -> None:
+        """``notifications/elicitation/complete`` arrived for the accepted URL request ``key``
+        (:attr:`~elicit_tray.request.RequestBase.key`), from the connection that made it: end
+        its dialog's waiting state. Called at most once per request."""
+        ...
+
+
+@dataclass(frozen=True)
+class UiFunctions:
+    """A :class:`Ui` made of two functions: ``ask`` (a :data:`Handler`) and ``complete``
+    (default: ignore). For embedding the dispatcher without the Qt presenter, and for tests:
+    ``Dispatcher(UiFunctions(handler), "1.0")``."""
+
+    ask: Handler
+    complete: Callable[[str], None] = lambda _key: None
+
+
+@dataclass(frozen=True)
+class Call:
+    """One request being handled by a :attr:`Dispatcher.requests` handler: the connection, its
+    bookkeeping and the :class:`~elicit_tray.ipc.jsonrpc.Request` (``params`` always an object)."""
+
+    channel: Channel
+    state: _State
+    msg: rpc.Request
+
+    @property
+    def id(self) -> rpc.RequestId:
+        """The request's id, which its answer carries."""
+        return self.msg.id
+
+    def reply(self, result: dict[str, Any]) -> None:
+        """Answer the request with ``result`` (nothing is sent on a closed connection)."""
+        if self.state.open:
+            self.channel.send(rpc.encode(rpc.result(self.id, result)))
+
+    def fail(self, code: int, message: str, data: Any = None) -> None:
+        """Answer the request with a JSON-RPC error (nothing is sent on a closed connection)."""
+        if self.state.open:
+            self.channel.send(rpc.encode(rpc.error(self.id, code, message, data)))
 
 
 class Channel(Protocol):
@@ -138,16 +197,6 @@ class _State:
         self.open = True
 
 
-def _outcome_kind(outcome: Outcome) -> str:
-    if isinstance(outcome, Accepted):
-        return "accept"
-    if isinstance(outcome, Declined):
-        return "decline"
-    if isinstance(outcome, Cancelled):
-        return f"cancel-{outcome.how}"
-    return "error"
-
-
 def _ms(since: float) -> float:
     return round((time.monotonic() - since) * 1000, 3)
 
@@ -174,9 +223,12 @@ def vet_create(params: dict[str, Any], peer: Peer | None = None) -> tuple[Elicit
 class Dispatcher:
     """Routes decoded messages of every connection; owns the pending-request bookkeeping.
 
+    Methods are looked up in :attr:`requests` and :attr:`notifications` (module docstring,
+    "Adding an IPC method").
+
     Args:
-        handler: the UI coroutine (see :data:`Handler`).
-        on_complete: called with the :attr:`~elicit_tray.elicitation.ElicitationRequest.key` of
+        ui: the UI (:class:`Ui`): ``ui.ask(request)`` for each ``elicitation/create``;
+            ``ui.complete(key)`` with the :attr:`~elicit_tray.request.RequestBase.key` of
             each accepted URL request of a connection when that same connection sends
             ``notifications/elicitation/complete`` with the request's ``elicitationId`` (once per
             request; unknown, repeated or other connections' ids are ignored).
@@ -188,15 +240,13 @@ class Dispatcher:
         clock: monotonic seconds (tests pass a fake one).
     """
 
-    def __init__(self, handler: Handler, on_complete: Callable[[str], None] = lambda _id: None,
-                 version: str = "0", *, journal: Journal | None = None,
+    def __init__(self, ui: Ui, version: str = "0", *, journal: Journal | None = None,
                  max_pending_per_connection: int = MAX_PENDING_PER_CONNECTION,
                  max_pending_total: int = MAX_PENDING_TOTAL,
                  max_abandoned_per_peer: int = MAX_ABANDONED_PER_PEER, abandon_window_s: float = ABANDON_WINDOW_S,
                  max_unfinished_bytes: int = MAX_UNFINISHED_BYTES_TOTAL,
                  clock: Callable[[], float] = time.monotonic):
-        self.handler = handler
-        self.on_complete = on_complete
+        self.ui = ui
         self.version = version
         self.journal = journal or Journal(None)
         self.max_pending_per_connection = max_pending_per_connection
@@ -363,7 +413,11 @@ class Dispatcher:
             self.journal.record("ignored-response", id=msg.id if rpc._valid_id(msg.id) else None,
                                 pid=channel.peer.pid, process=channel.peer.process_name)
         elif isinstance(msg, rpc.Notification):
-            self._notification(state, msg)
+            notice = self.notifications.get(msg.method)
+            if notice is None:
+                log.debug("ignoring notification %s", msg.method)
+            else:
+                notice(self, state, msg)
         else:
             try:
                 self._request(channel, state, msg)
@@ -373,22 +427,24 @@ class Dispatcher:
                     self._send(channel, state, rpc.error(msg.id, rpc.INTERNAL_ERROR,
                                                          "Internal error while reading the request"))
 
-    def _notification(self, state: _State, msg: rpc.Notification) -> None:
-        if msg.method == "notifications/cancelled":
-            request_id = msg.params.get("requestId")
-            task = state.pending.pop(request_id, None) if rpc._valid_id(request_id) else None
-            if task is not None:  # the id is free again at once; the dialog shows it expired
-                log.info("request %r cancelled by the requester: %s", msg.params.get("requestId"),
-                         msg.params.get("reason", "no reason given"))
-                state.expiry.setdefault(task, "cancelled")
-                task.cancel()
-        elif msg.method == "notifications/elicitation/complete":
-            eid = msg.params.get("elicitationId")
-            keys = state.awaiting_completion.pop(eid, []) if isinstance(eid, str) else []
-            for key in keys:  # only this connection's own elicitations with that id
-                self.on_complete(key)
-        else:
-            log.debug("ignoring notification %s", msg.method)
+    def _cancelled(self, state: _State, msg: rpc.Notification) -> None:
+        """``notifications/cancelled``: the request ``requestId`` of this connection expires;
+        the id is free again at once; the dialog shows it expired; nothing is sent."""
+        request_id = msg.params.get("requestId")
+        task = state.pending.pop(request_id, None) if rpc._valid_id(request_id) else None
+        if task is not None:
+            log.info("request %r cancelled by the requester: %s", request_id,
+                     msg.params.get("reason", "no reason given"))
+            state.expiry.setdefault(task, "cancelled")
+            task.cancel()
+
+    def _completed(self, state: _State, msg: rpc.Notification) -> None:
+        """``notifications/elicitation/complete``: :meth:`Ui.complete` for this connection's own
+        accepted URL requests with that ``elicitationId`` (once each)."""
+        eid = msg.params.get("elicitationId")
+        keys = state.awaiting_completion.pop(eid, []) if isinstance(eid, str) else []
+        for key in keys:  # only this connection's own elicitations with that id
+            self.ui.complete(key)
 
     def _busy(self, state: _State) -> dict[str, Any] | None:
         if len(state.pending) >= self.max_pending_per_connection:
@@ -401,18 +457,26 @@ class Dispatcher:
         if msg.id in state.pending:
             self._send(channel, state, rpc.error(msg.id, rpc.INVALID_REQUEST,
                                                  f"Invalid Request: id {msg.id!r} is already pending"))
-        elif msg.method == "ping":
-            self._send(channel, state, rpc.result(msg.id, {}))
-        elif msg.method == "elicit-tray/info":
-            self._send(channel, state, rpc.result(msg.id, {
-                "version": self.version, "modes": {"form": {}, "url": {}}, "pid": os.getpid()}))
-        elif msg.method == "elicitation/create":
-            self._create(channel, state, msg)
-        else:
-            hint = " (a notification: send it without an id)" if msg.method in _NOTIFICATIONS else ""
+            return
+        method = self.requests.get(msg.method)
+        if method is None:
+            hint = " (a notification: send it without an id)" if msg.method in self.notifications else ""
             self._send(channel, state, rpc.error(msg.id, rpc.METHOD_NOT_FOUND, f"Method not found: {msg.method}{hint}"))
+            return
+        method(self, Call(channel, state, msg))
 
-    def _create(self, channel: Channel, state: _State, msg: rpc.Request) -> None:
+    def _ping(self, call: Call) -> None:
+        """``ping`` -> ``{}``."""
+        call.reply({})
+
+    def _info(self, call: Call) -> None:
+        """``elicit-tray/info`` -> ``{version, modes: {form: {}, url: {}}, pid}``."""
+        call.reply({"version": self.version, "modes": {"form": {}, "url": {}}, "pid": os.getpid()})
+
+    def _create(self, call: Call) -> None:
+        """``elicitation/create``: vet the params, then ask the UI in a task of its own, which
+        answers exactly once (:meth:`_run`)."""
+        channel, state, msg = call.channel, call.state, call.msg
         received = time.monotonic()
         peer = channel.peer
         who = {"id": msg.id, "pid": peer.pid, "process": peer.process_name, "uid": peer.uid}
@@ -446,7 +510,7 @@ class Dispatcher:
         task = asyncio.ensure_future(self._run(channel, state, msg.id, request, received, parse_ms))
         state.pending[msg.id] = task
 
-    def _log_request(self, request: ElicitationRequest, request_id: rpc.RequestId, outcome_kind: str,
+    def _log_request(self, request: ElicitationRequest, request_id: rpc.RequestId, kind: str,
                      received: float, parse_ms: float, **extra: Any) -> None:
         journal = self.journal
         if not journal.enabled:
@@ -454,9 +518,9 @@ class Dispatcher:
         fields: dict[str, Any] = {
             "id": request_id, "key": request.key, "pid": request.peer.pid, "process": request.peer.process_name,
             "uid": request.peer.uid, "server": request.requester.server_name,
-            "client": request.requester.client_name, "mode": request.mode, "outcome": outcome_kind,
+            "client": request.requester.client_name, "mode": request.mode, "outcome": kind,
             "ms": _ms(received), "parse_ms": parse_ms}
-        if request.url is not None:
+        if isinstance(request, UrlRequest):
             fields["url"] = request.url if journal.log_values else redact_url(request.url)
         if journal.log_values:
             fields["message"] = request.message
@@ -474,7 +538,7 @@ class Dispatcher:
                 return
             requester_present.set(lambda: not self._gone(state))  # this task's context only
             try:
-                outcome = await self.handler(request)
+                outcome = await self.ui.ask(request)
             except asyncio.CancelledError:
                 reason = state.expiry.pop(asyncio.current_task(), "cancelled")  # type: ignore[arg-type]
                 log.info("request %s (%r) expired (%s); nothing more is sent", request.key, request_id, reason)
@@ -495,7 +559,7 @@ class Dispatcher:
                 if isinstance(outcome, Failed):
                     raise _NoResult(outcome.message)
                 data = rpc.encode(rpc.result(request_id, outcome_to_result(outcome)))
-                kind = _outcome_kind(outcome)
+                kind = outcome_kind(outcome)
                 if isinstance(outcome, Accepted) and outcome.content is not None:
                     extra["fields"] = sorted(outcome.content)
                     if self.journal.log_values:
@@ -509,7 +573,7 @@ class Dispatcher:
                 extra = {"code": rpc.INTERNAL_ERROR, "error": message}
             if state.open:
                 channel.send(data)
-                if kind == "accept" and request.mode == "url" and request.elicitation_id:
+                if kind == "accept" and isinstance(request, UrlRequest) and request.elicitation_id:
                     state.awaiting_completion.setdefault(request.elicitation_id, []).append(request.key)
             self._log_request(request, request_id, kind, received, parse_ms, **extra)
         except Exception:  # pragma: no cover - e.g. the channel failed to write
@@ -519,6 +583,23 @@ class Dispatcher:
                 del state.pending[request_id]
                 state.active = self.clock()
             state.expiry.pop(asyncio.current_task(), None)  # type: ignore[arg-type]
+
+
+    #: The IPC methods with an id: method -> handler, called with the dispatcher and the
+    #: :class:`Call`; each answers exactly once (:meth:`Call.reply` / :meth:`Call.fail`), now or
+    #: later. Anything else with an id gets -32601.
+    requests: ClassVar[Mapping[str, Callable[[Dispatcher, Call], None]]] = {
+        "ping": _ping,
+        "elicit-tray/info": _info,
+        "elicitation/create": _create,
+    }
+    #: The notifications a requester may send: method -> handler, called with the dispatcher,
+    #: the connection's bookkeeping and the notification; it never answers. Any other
+    #: notification is ignored.
+    notifications: ClassVar[Mapping[str, Callable[[Dispatcher, _State, rpc.Notification], None]]] = {
+        "notifications/cancelled": _cancelled,
+        "notifications/elicitation/complete": _completed,
+    }
 
 
 class _NoResult(Exception):

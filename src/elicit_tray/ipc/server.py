@@ -30,12 +30,19 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
-from ..elicitation import Peer
-from ..paths import InstanceLock, LockHeld, UnsafeSocketPath, check_socket_path_length, ensure_private_dir
+from ..paths import (
+    InstanceLock,
+    LockHeld,
+    UnsafeSocketPath,
+    check_socket_path_length,
+    ensure_private_dir,
+    probe_socket,
+)
+from ..request import Peer
 from . import jsonrpc as rpc
 from .protocol import IDLE_CLOSE_S, Dispatcher
 
-__all__ = ["AlreadyRunning", "LocalEndpoint", "listen_fds", "peer_of", "probe_socket", "MAX_CONNECTIONS",
+__all__ = ["AlreadyRunning", "LocalEndpoint", "listen_fds", "peer_of", "MAX_CONNECTIONS",
            "MAX_UNSENT_BYTES", "LISTEN_BACKLOG", "SD_LISTEN_FDS_START", "MAX_CONNECTIONS_PER_PEER"]
 
 #: Most requester connections open at once.
@@ -55,26 +62,6 @@ log = logging.getLogger(__name__)
 
 class AlreadyRunning(RuntimeError):
     """Another tray app answers on the socket path."""
-
-
-def probe_socket(path: Path, timeout_s: float = 0.5) -> bool:
-    """True when something accepts connections on the Unix socket ``path`` (at most
-    ``timeout_s`` seconds). False when ``path`` is not a socket itself (a symbolic link is not
-    followed) or nothing accepts. Raises nothing."""
-    if not hasattr(socket, "AF_UNIX"):
-        return False
-    try:
-        if not stat.S_ISSOCK(os.lstat(path).st_mode):
-            return False
-    except (OSError, ValueError):
-        return False
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        sock.settimeout(timeout_s)
-        try:
-            sock.connect(str(path))
-        except OSError:
-            return False
-    return True
 
 
 def listen_fds() -> list[int]:

@@ -13,9 +13,9 @@ from __future__ import annotations
 import logging
 import math
 from typing import Any
-from urllib.parse import unquote
-
 from .model import FieldKind, FieldSpec, FormSpec, Option, SchemaError, Violation
+from .pointer import pointer as _ptr
+from .pointer import ref_tokens
 
 __all__ = ["parse_requested_schema", "STRING_FORMATS"]
 
@@ -40,11 +40,6 @@ _KIND_KEYS: dict[str, frozenset[str]] = {
     "oneOf": frozenset({"type", "oneOf"}),
     "array": frozenset({"type", "items", "minItems", "maxItems", "uniqueItems"}),
 }
-
-
-def _ptr(*parts: str) -> str:
-    """A JSON Pointer (RFC 6901) from unescaped parts."""
-    return "".join("/" + p.replace("~", "~0").replace("/", "~1") for p in parts)
 
 
 def _is_number(value: Any) -> bool:
@@ -110,7 +105,7 @@ class _Parser:
                 return None
             # The fragment is a JSON Pointer (percent-decoded, ~1 and ~0 unescaped), read exactly
             # as jsonschema reads it when validate_content follows the same reference.
-            tokens = [unquote(t).replace("~1", "/").replace("~0", "~") for t in ref[2:].split("/")]
+            tokens = ref_tokens(ref)
             section, name = tokens[0], "/".join(tokens[1:])
             target = self.schema.get(section, {})
             if len(tokens) != 2 or not isinstance(target, dict) or name not in target:

@@ -14,7 +14,7 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFormLayout, QWidget
 
-from ..elicitation import Accepted, ElicitationRequest
+from ..elicitation import Accepted, FormRequest
 from ..schema import FieldSpec, build_content, looks_secret, validate_content
 from .arming import ARM_DELAY_MS
 from .base import ElicitationDialog
@@ -42,10 +42,9 @@ class FormDialog(ElicitationDialog):
     ``rows`` (property name -> row) is public for tests and the scripted user.
     """
 
-    def __init__(self, request: ElicitationRequest, *, widgets: WidgetRegistry = registry,
+    def __init__(self, request: FormRequest, *, widgets: WidgetRegistry = registry,
                  arm_delay_ms: int = ARM_DELAY_MS):
         super().__init__(request, arm_delay_ms=arm_delay_ms)
-        assert request.form is not None
         self.spec = request.form
         self.rows: dict[str, FormRow] = {}
         self._invalid: list[FormRow] = []

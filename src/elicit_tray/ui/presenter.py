@@ -1,7 +1,8 @@
 """The presenter: one dialog per request, the pending list, expiry and completion.
 
-It is the :data:`~elicit_tray.ipc.protocol.Handler` of the dispatcher: ``await
-presenter.ask(request)`` shows the dialog and returns the user's outcome; cancelling the
+It is the :class:`~elicit_tray.ipc.protocol.Ui` of the dispatcher: ``await
+presenter.ask(request)`` (a :data:`~elicit_tray.request.Handler`) shows the dialog and returns
+the user's outcome, ``presenter.complete(key)`` ends a URL dialog's waiting; cancelling the
 awaiting task (``notifications/cancelled``, disconnect) marks the dialog expired. An answer
 resolves only its own request. Several dialogs may be open at once; each is its own window.
 
@@ -27,7 +28,7 @@ from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QApplication, QLabel
 from shiboken6 import isValid
 
-from ..elicitation import Cancelled, ElicitationRequest, Failed, Outcome
+from ..request import Cancelled, ElicitationRequest, Failed, Outcome, UrlRequest
 from ..ipc.protocol import requester_present
 from .activity import user_is_typing
 from .arming import InputGate
@@ -145,7 +146,7 @@ class Presenter(QObject):
         """The dialog for ``request`` (not shown yet), showing its strings through
         :func:`~elicit_tray.display.for_display`."""
         request = for_display(request)
-        if request.mode == "url":
+        if isinstance(request, UrlRequest):
             from .url_dialog import UrlDialog  # with the URL analysis: loaded on the first URL request
 
             return UrlDialog(request, self.opener, arm_delay_ms=self.arm_delay_ms)
@@ -180,11 +181,14 @@ class Presenter(QObject):
             self._refresh()
             if entry.trace is not None:
                 entry.trace.finish()
-        dialog = entry.dialog
-        if dialog is not None and request.mode == "url" and getattr(dialog, "waiting", False) and request.elicitation_id:
-            key = request.key
-            self._waiting_urls[key] = dialog  # type: ignore[assignment]
-            dialog.destroyed.connect(lambda *_: self._waiting_urls.pop(key, None))
+        if isinstance(request, UrlRequest) and entry.dialog is not None:
+            from .url_dialog import UrlDialog  # loaded by build() already
+
+            dialog = entry.dialog
+            if isinstance(dialog, UrlDialog) and dialog.waiting:  # accepted, with an elicitationId
+                key = request.key
+                self._waiting_urls[key] = dialog
+                dialog.destroyed.connect(lambda *_: self._waiting_urls.pop(key, None))
         return outcome
 
     def pending_count(self) -> int:
@@ -323,9 +327,10 @@ class Presenter(QObject):
         dialog.move(target)
 
     def complete(self, key: str) -> None:
-        """``notifications/elicitation/complete`` for the request ``key`` (an
-        :attr:`~elicit_tray.elicitation.ElicitationRequest.key`): end that URL dialog's waiting
-        state. The :class:`~elicit_tray.ipc.protocol.Dispatcher` (``on_complete``) calls it only
+        """``notifications/elicitation/complete`` for the request ``key`` (a
+        :attr:`~elicit_tray.request.RequestBase.key`): end that URL dialog's waiting
+        state. The :class:`~elicit_tray.ipc.protocol.Dispatcher` (:meth:`Ui.complete
+        <elicit_tray.ipc.protocol.Ui.complete>`) calls it only
         for a notice from the connection that made the request (DESIGN.md "IPC contract").
 
         Unknown or repeated keys are ignored (MCP 2025-11-25: clients MUST ignore unknown ids).

@@ -16,6 +16,8 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QObject
 
+from ..request import ElicitationRequest, FormRequest
+
 __all__ = ["ENV_TRACE", "DialogTrace"]
 
 #: The environment variable naming the trace file (appended to).
@@ -28,16 +30,16 @@ class DialogTrace(QObject):
     Create it with :meth:`start`, which returns ``None`` when tracing is off.
     """
 
-    def __init__(self, path: str, request: Any):
+    def __init__(self, path: str, request: ElicitationRequest):
         super().__init__()
         self.path = path
         self.start_ns = time.monotonic_ns()
-        fields = len(request.form.fields) if request.form is not None else 0
+        fields = len(request.form.fields) if isinstance(request, FormRequest) else 0
         self.line: dict[str, Any] = {"key": request.key, "mode": request.mode, "fields": fields,
                                      "start_ns": self.start_ns}
 
     @classmethod
-    def start(cls, request: Any) -> "DialogTrace | None":
+    def start(cls, request: ElicitationRequest) -> "DialogTrace | None":
         path = os.environ.get(ENV_TRACE)
         return cls(path, request) if path else None
 

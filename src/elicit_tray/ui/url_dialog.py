@@ -18,7 +18,7 @@ from PySide6.QtCore import QMimeData, QSize, Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetricsF, QResizeEvent, QTextDocument, QTextOption
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QWidget
 
-from ..elicitation import Accepted, ElicitationRequest
+from ..request import Accepted, UrlRequest
 from ..urlcheck import REASONS, visible_url
 from .base import ARM_DELAY_MS, ElicitationDialog, plain_label, warning_label
 from .i18n import translate
@@ -222,9 +222,9 @@ class UrlDialog(ElicitationDialog):
     Escape, Cancel or the window's close button -> ``cancel``.
     """
 
-    def __init__(self, request: ElicitationRequest, opener: BrowserOpener, *, arm_delay_ms: int = ARM_DELAY_MS):
+    def __init__(self, request: UrlRequest, opener: BrowserOpener, *, arm_delay_ms: int = ARM_DELAY_MS):
         super().__init__(request, arm_delay_ms=arm_delay_ms)
-        assert request.url is not None and request.url_analysis is not None
+        self.request: UrlRequest = request
         self.opener = opener
         self.analysis = analysis = request.url_analysis
         self.browser_opened = False

@@ -37,14 +37,16 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Union
 
+from ..ipc.jsonrpc import INTERNAL_ERROR
+from ..request import MODES, REQUESTER_KEY
+
 __all__ = ["WrapCore", "Identity", "ToHost", "ToServer", "AskTray", "CancelTray", "CompleteTray", "TrayAnswer",
            "Action", "POLICIES", "UNREACHABLE_MESSAGE", "INTERNAL_ERROR", "MAX_ROUNDS", "CLIENT_CAPS_KEY",
            "SERVER_INFO_KEY", "INPUT_REQUIRED_METHODS", "owned_modes"]
 
 #: ``--policy`` values (§2.7).
 POLICIES = ("complement", "always", "off")
-#: JSON-RPC internal error: the answer when the tray app cannot be reached (§2.5).
-INTERNAL_ERROR = -32603
+# INTERNAL_ERROR (-32603, ipc.jsonrpc) is the answer when the tray app cannot be reached (§2.5).
 #: The message of that error (never a decline or cancel: nobody decided).
 UNREACHABLE_MESSAGE = "elicit-tray: tray app unreachable"
 #: Most ``input_required`` rounds the proxy answers for one host request (the SDK default).
@@ -55,13 +57,14 @@ CLIENT_CAPS_KEY = "io.modelcontextprotocol/clientCapabilities"
 SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 #: Methods whose results may be ``input_required`` (``mcp_types.methods.INPUT_REQUIRED_METHODS``).
 INPUT_REQUIRED_METHODS = frozenset({"tools/call", "prompts/get", "resources/read"})
-#: The key of the requester identity in the tray's ``elicitation/create`` params.
-REQUESTER_KEY = "elicit-tray/requester"
-#: Longest requester string the tray takes (README "IPC contract" limits).
+# REQUESTER_KEY (request): the key of the requester identity in the tray's ``elicitation/create`` params.
+#: Longest requester string the tray takes (README "IPC contract" limits): ``limits.MAX_TEXT_CHARS``,
+#: not imported so that wrap starts without the schema package (tests/unit/test_pure_core.py
+#: checks they are equal).
 MAX_REQUESTER_CHARS = 1000
 _FIRST_ELICITATION_VERSION = "2025-06-18"
 _URL_VERSION = "2025-11-25"
-_BOTH = frozenset({"form", "url"})
+_BOTH = frozenset(MODES)
 
 # Byte pre-filters (§2.6): only a line holding one of these can need a change.
 _B_INIT = b'"initialize"'

@@ -1,0 +1,129 @@
+"""The limits on what one request may ask to show, and the check against them (pure Python).
+
+README "IPC contract", limits table: a request over any of them gets -32602 with one violation
+per excess (:func:`limit_violations`), and nothing else is checked or built. The limits of the
+framing (line length, JSON depth, number length) are in :mod:`elicit_tray.ipc.jsonrpc`, the
+pending and connection limits in :mod:`elicit_tray.ipc.protocol` and :mod:`elicit_tray.ipc.server`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .request import MAX_CMDLINE_BYTES, REQUESTER_KEY
+from .schema import Violation
+from .schema.pattern import MAX_PATTERN_CHARS
+from .schema.pointer import pointer, ref_tokens
+
+__all__ = [
+    "MAX_MESSAGE_CHARS", "MAX_TEXT_CHARS", "MAX_PROPERTIES", "MAX_OPTIONS", "MAX_FORM_OPTIONS", "MAX_URL_CHARS",
+    "MAX_PATTERN_CHARS", "MAX_CMDLINE_BYTES", "limit_violations",
+]
+
+#: Longest ``message``, in characters (code points).
+MAX_MESSAGE_CHARS = 10_000
+#: Longest title, description, property name, option value or title (``enum``, ``enumNames``,
+#: ``const``), and self-reported requester string, in characters.
+MAX_TEXT_CHARS = 1_000
+#: Most properties (form fields) in a ``requestedSchema`` (DESIGN.md targets 200-field forms).
+MAX_PROPERTIES = 256
+#: Most options in one ``enum``, ``enumNames``, ``oneOf`` or ``anyOf`` list.
+MAX_OPTIONS = 200
+#: Most options in one form, all its selects together (a ``$ref`` counts each time it is used):
+#: every option of a multi-select is a widget, so this bounds what one request builds
+#: (issue 11 §1: 256 fields x 200 options stalled the app 8.2 s; at this limit a form builds in
+#: about 0.2 s of batched UI-thread work and under 20 MiB).
+MAX_FORM_OPTIONS = 512
+#: Longest ``url`` (URL mode), in characters.
+MAX_URL_CHARS = 8_192
+# MAX_PATTERN_CHARS (longest ``pattern``) lives with the pattern compiler in schema.pattern and
+# MAX_CMDLINE_BYTES (how much of /proc/<pid>/cmdline is read) with Peer in request; both are
+# re-exported here so that every limit is found in one place.
+_TEXT_KEYS = frozenset({"title", "description", "const"})
+_OPTION_LISTS = frozenset({"enum", "enumNames", "oneOf", "anyOf"})
+_NAMED_MAPS = frozenset({"properties", "$defs", "definitions"})
+
+
+def _option_count(schema: dict[str, Any], prop: Any) -> int:
+    """How many options property ``prop`` shows: its ``enum``/``oneOf``, or its ``items``'
+    ``enum``/``anyOf``/``oneOf``, after following local ``$ref`` (a few hops, as the parser)."""
+    for _ in range(5):
+        if not (isinstance(prop, dict) and isinstance(prop.get("$ref"), str)):
+            break
+        tokens = ref_tokens(prop["$ref"])
+        section, name = tokens[0], "/".join(tokens[1:])  # read as the parser reads it
+        target = schema.get(section)
+        prop = target.get(name) if isinstance(target, dict) else None
+    if not isinstance(prop, dict):
+        return 0
+    holder = prop.get("items") if isinstance(prop.get("items"), dict) else prop
+    return sum(len(holder[key]) for key in ("enum", "oneOf", "anyOf") if isinstance(holder.get(key), list))
+
+
+def limit_violations(params: dict[str, Any]) -> list[Violation]:
+    """Every way ``params`` exceeds the request limits or holds a NUL character (U+0000).
+
+    Walks ``params`` iteratively (no recursion; depth is already bounded by the framing).
+    Returns the violations sorted by path (JSON Pointers into ``params``), ``[]`` within the
+    limits (README "IPC contract", limits table). Raises nothing for a ``dict``.
+    """
+    problems: list[Violation] = []
+
+    def too_long(value: Any, limit: int) -> bool:
+        return isinstance(value, str) and len(value) > limit
+
+    message = params.get("message")
+    if too_long(message, MAX_MESSAGE_CHARS):
+        problems.append(Violation("/message", f"longer than {MAX_MESSAGE_CHARS} characters ({len(message)})"))
+    url = params.get("url")
+    if too_long(url, MAX_URL_CHARS):
+        problems.append(Violation("/url", f"longer than {MAX_URL_CHARS} characters ({len(url)})"))
+    meta = params.get("_meta")
+    requester = meta.get(REQUESTER_KEY) if isinstance(meta, dict) else None
+    if isinstance(requester, dict):
+        for key, value in requester.items():
+            if too_long(value, MAX_TEXT_CHARS):
+                problems.append(Violation(pointer("_meta", REQUESTER_KEY, key),
+                                          f"longer than {MAX_TEXT_CHARS} characters ({len(value)})"))
+    schema = params.get("requestedSchema")
+    if isinstance(schema, dict) and isinstance(schema.get("properties"), dict) \
+            and len(schema["properties"]) > MAX_PROPERTIES:
+        problems.append(Violation("/requestedSchema/properties",
+                                  f"more than {MAX_PROPERTIES} properties ({len(schema['properties'])})"))
+    elif isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
+        options = sum(_option_count(schema, prop) for prop in schema["properties"].values())
+        if options > MAX_FORM_OPTIONS:
+            problems.append(Violation("/requestedSchema/properties",
+                                      f"more than {MAX_FORM_OPTIONS} options in the form ({options})"))
+    # One walk over all of params: NUL anywhere; inside requestedSchema, the text limits.
+    stack: list[tuple[Any, str, str | None, bool]] = [(params, "", None, False)]
+    while stack:
+        node, path, parent_key, in_schema = stack.pop()
+        if isinstance(node, dict):
+            items: Any = node.items()
+        elif isinstance(node, list):
+            items = ((str(i), v) for i, v in enumerate(node))
+        else:
+            if isinstance(node, str) and "\x00" in node:
+                problems.append(Violation(path, "contains a NUL character (U+0000)"))
+            elif in_schema and too_long(node, MAX_TEXT_CHARS) and parent_key in _TEXT_KEYS | {"enum", "enumNames"}:
+                problems.append(Violation(path, f"longer than {MAX_TEXT_CHARS} characters ({len(node)})"))
+            elif in_schema and parent_key == "pattern" and too_long(node, MAX_PATTERN_CHARS):
+                problems.append(Violation(path, f"longer than {MAX_PATTERN_CHARS} characters ({len(node)})"))
+            continue
+        if in_schema and parent_key in _OPTION_LISTS and isinstance(node, list) and len(node) > MAX_OPTIONS:
+            problems.append(Violation(path, f"more than {MAX_OPTIONS} options ({len(node)})"))
+        for key, value in items:
+            child = path + pointer(key)
+            if isinstance(node, dict):
+                if "\x00" in key:
+                    problems.append(Violation(child, "the key contains a NUL character (U+0000)"))
+                elif in_schema and parent_key in _NAMED_MAPS and len(key) > MAX_TEXT_CHARS:
+                    problems.append(Violation(child, f"the name is longer than {MAX_TEXT_CHARS} characters "
+                                                     f"({len(key)})"))
+                child_key: str | None = key
+            else:
+                child_key = parent_key  # items of a list: judged by the list's key
+            stack.append((value, child, child_key, in_schema or (path == "" and key == "requestedSchema")))
+    problems.sort(key=lambda v: v.path)
+    return problems
