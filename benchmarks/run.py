@@ -502,9 +502,11 @@ def tail(path: Path, n: int = 1500) -> str:
 
 
 def bench_scripted(workdir: Path, sequential: int, concurrent: int, per_requester: int, pings: int,
-                   soak: int = 1000) -> dict[str, Any]:
+                   soak: int = 1000, abandoned: int = 300) -> dict[str, Any]:
     """Scripted user (offscreen, arm delay 0): socket round trip with an Accept; ``concurrent``
-    requesters; ping; RSS idle and after ``soak`` answered requests.
+    requesters; ping; RSS idle, after that warm-up, and after ``soak`` more requests of which
+    ``abandoned`` are abandoned (the dialog shown, its requester gone), read once the expired
+    dialogs have closed.
 
     A tray process that dies is recorded (after how many answered requests, its stderr) and
     restarted, and the interrupted phase runs once more on the new process."""
@@ -635,11 +637,38 @@ def bench_scripted(workdir: Path, sequential: int, concurrent: int, per_requeste
     log(f"ping: p50 {pct(ping_rtts, 50):.3f} ms, p99 {pct(ping_rtts, 99):.3f} ms")
 
     samples: list[tuple[int, int | None]] = []
+    abandon_params = form_params(1, "Abandoned")
+    abandoned_count = {"n": 0}
 
-    def soak_run() -> int:
+    def abandon() -> None:
+        """A request from a process of its own (the app throttles a process that keeps
+        abandoning), whose requester leaves once it is dispatched (its ping answered)."""
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                c = Conn(state["tray"].socket)
+                c.send_raw(c.request_bytes("elicitation/create", abandon_params)[1])
+                c.call("ping")
+                c.close()
+                code = 0
+            finally:
+                os._exit(code)
+        os.waitpid(pid, 0)
+        abandoned_count["n"] += 1
+
+    out["rss_post_warm_up_kib"] = rss_kib(state["tray"].pid)  # after the phases above (the warm-up)
+    goal = state["answered"] + soak - abandoned
+
+    def soak_run() -> int:  # ``soak`` requests, ``abandoned`` of them abandoned, spread evenly
         conn = Conn(state["tray"].socket)
         try:
-            while state["answered"] < soak and left_s() > 45:
+            k = 0
+            while state["answered"] < goal and left_s() > 45:
+                k += 1
+                if abandoned and abandoned_count["n"] < abandoned and k % max(1, soak // abandoned) == 0:
+                    abandon()
+                    continue
                 call(conn, "elicitation/create", params)
                 if state["answered"] % 100 == 0:
                     samples.append((state["generation"], state["answered"], rss_kib(state["tray"].pid)))
@@ -647,11 +676,14 @@ def bench_scripted(workdir: Path, sequential: int, concurrent: int, per_requeste
         finally:
             conn.close()
 
-    phase(f"soak to {soak} requests", soak_run)
-    time.sleep(1.0)
+    phase(f"soak: {soak} requests, {abandoned} abandoned", soak_run)
+    out["rss_right_after_kib"] = rss_kib(state["tray"].pid)
+    # Expired dialogs say so for 10 s, then the app trims its heap 1 s after the last window.
+    time.sleep(12.0)
+    out["abandoned"] = abandoned_count["n"]
     out["rss_samples_kib"] = samples
     out["soak_target"] = soak
-    if state["answered"] >= soak:
+    if state["answered"] >= goal:
         out["answered"], out["rss_after_kib"] = state["answered"], rss_kib(state["tray"].pid)
     elif samples:  # the soak never completed: the furthest any process got
         _gen, out["answered"], out["rss_after_kib"] = max(samples, key=lambda g: g[1])
@@ -896,11 +928,20 @@ def build_rows(r: dict[str, Any]) -> list[dict[str, str]]:
                 f"{fmt(ti / 1024, 'MiB')} ({ti / bx:.2f}x) / {fmt(ta / 1024, 'MiB')} ({ta / bx:.2f}x)",
                 "<= 1.35 x bare", f"after {mem.get('tray_xcb_requests')} real dialogs", ta / bx <= 1.35)
         si, sa = mem.get("tray_offscreen_idle_kib"), mem.get("tray_offscreen_after_kib")
+        sw = mem.get("tray_offscreen_post_warm_up_kib")
         if si and bo and sa:
             n_ok = mem.get("tray_offscreen_requests")
-            add(f"tray app RSS, offscreen: idle / after {n_ok} answered requests (goal 1,000)",
+            ab = mem.get("tray_offscreen_abandoned") or 0
+            add(f"tray app RSS, offscreen: idle / after {n_ok + ab} requests ({ab} abandoned)",
                 f"{fmt(si / 1024, 'MiB')} ({si / bo:.2f}x) / {fmt(sa / 1024, 'MiB')} ({sa / bo:.2f}x)",
-                "<= 1.35 x bare", "one process, scripted Accept", sa / bo <= 1.35)
+                "<= 1.35 x bare", "one process, scripted Accept; read once expired dialogs closed",
+                si / bo <= 1.35 and sa / bo <= 1.35)
+            if sw:
+                ra = mem.get("tray_offscreen_right_after_kib")
+                add("  flat: RSS after the warm-up -> after the 1,000 requests (300 abandoned)",
+                    f"{fmt(sw / 1024, 'MiB')} -> {fmt(sa / 1024, 'MiB')} ({(sa - sw) / 1024:+.1f} MiB)",
+                    "within 10 MiB", f"right after the last request: {fmt(ra and ra / 1024, 'MiB')} "
+                    "(expired dialogs still on screen)", sa - sw <= 10 * 1024)
     if sc:
         crashes = sc.get("crashes", [])
         first = ""
@@ -933,7 +974,10 @@ def build_rows(r: dict[str, Any]) -> list[dict[str, str]]:
             add(f"{name}: launch -> window mapped, 10 fields", "not installed")
             continue
         m = h["mapped_ms"]
-        ratio = f"{m['p50'] / ours:.0f}x elicit-tray's request -> mapped" if ours and m["p50"] else ""
+        ratio = f"{m['p50'] / ours:.1f}x elicit-tray's request -> mapped" if ours and m["p50"] else ""
+        if name == "zenity" and ours and m["p50"]:
+            add("request -> window mapped, 10 fields: zenity's p50 / elicit-tray's p50 (same run)",
+                f"{m['p50'] / ours:.1f}x", ">= 10x", "DESIGN.md Targets", m["p50"] / ours >= 10)
         add(f"{name}: launch -> window mapped, 10 fields (p50; min-max)",
             f"{fmt(m['p50'])} ({fmt(m['min'], '', 0)}-{fmt(m['max'], 'ms', 0)})", "",
             ratio + ("; reference 130-200 ms" if name != "bare PySide6 helper" else ""))
@@ -998,6 +1042,9 @@ def main() -> int:
             "tray_offscreen_idle_kib": results["scripted"]["rss_idle_kib"],
             "tray_offscreen_after_kib": results["scripted"]["rss_after_kib"],
             "tray_offscreen_requests": results["scripted"]["answered"],
+            "tray_offscreen_post_warm_up_kib": results["scripted"].get("rss_post_warm_up_kib"),
+            "tray_offscreen_right_after_kib": results["scripted"].get("rss_right_after_kib"),
+            "tray_offscreen_abandoned": results["scripted"].get("abandoned"),
         }
         log("helpers side by side: zenity, yad, bare PySide6")
         results["helpers"] = bench_helpers(xw, 3 if q else 7)
