@@ -7,7 +7,13 @@ import os
 from pathlib import Path
 from typing import Any
 
+import hypothesis.internal.observability  # noqa: F401  (see below)
 import pytest
+
+# Imported now, not by hypothesis' plugin at the end of the run: on CPython 3.11 a RecursionError
+# caught in a test (deeply nested JSON is one of our inputs) can leave the compiler's recursion
+# counter off, and the late import's assertion rewriting then fails the whole run with
+# "SystemError: AST constructor recursion depth mismatch" instead of printing the results.
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("ELICIT_TRAY_LOG", "off")  # tests never write the user's journal

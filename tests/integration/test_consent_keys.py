@@ -195,7 +195,7 @@ def test_a_key_pressed_before_arming_and_released_after_does_nothing(tray, termi
         at(mapped, ARM_MS + 600)  # held past arming: auto-repeat runs (delay 660 ms, 25/s)
         xdo("keyup", "Return")
         at(mapped, ARM_MS + 900)
-        assert requester.nothing_yet()
+        assert requester.nothing_yet(), requester.reply()
         xdo("key", "Escape")
         assert requester.reply() == {"jsonrpc": "2.0", "id": 1, "result": {"action": "cancel"}}
     finally:

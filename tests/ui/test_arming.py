@@ -243,3 +243,28 @@ def test_after_arming_only_keys_pressed_since_count(qtbot):
     assert window.arming.admits(edit, enter)
     assert not window.arming.admits(edit, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Return,
                                                     Qt.KeyboardModifier.NoModifier, "\r", True))  # Enter never repeats
+
+
+def test_a_key_held_when_the_dialog_arms_is_dropped_until_the_server_says_it_is_up(aio, monkeypatch):
+    """Qt reads an auto-repeat as release + press when the next event comes late (a busy
+    machine): a key already down at arming counts only once the X server reports it released."""
+    down = {36}
+    monkeypatch.setattr("elicit_tray.ui.arming.keys_held", lambda _platform: set(down))
+    tray = Tray(aio, arm_delay_ms=ARM_MS)
+    channel, dialog = _unarmed(tray, CONFIRM)
+    tray.arm(dialog)
+
+    def send(kind: QEvent.Type, repeat: bool = False) -> None:
+        QApplication.sendEvent(dialog, QKeyEvent(kind, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier, 36, 0, 0,
+                                                 "", repeat))
+
+    for _ in range(3):  # misread repeats: "real" releases and presses while the key is still down
+        send(QEvent.Type.KeyRelease)
+        send(QEvent.Type.KeyPress)
+    down.clear()
+    send(QEvent.Type.KeyRelease)  # the real release
+    tray.settle()
+    assert channel.sent == [] and dialog.outcome is None
+    send(QEvent.Type.KeyPress)  # a new, deliberate Enter
+    send(QEvent.Type.KeyRelease)
+    assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}}

@@ -18,7 +18,7 @@ import ctypes.util
 import logging
 import time
 
-__all__ = ["QUIET_MS", "desktop_idle_ms", "user_is_typing"]
+__all__ = ["QUIET_MS", "desktop_idle_ms", "keys_held", "user_is_typing"]
 
 log = logging.getLogger(__name__)
 
@@ -54,21 +54,28 @@ class _XIdle:
         self._root = x11.XDefaultRootWindow(self._display)
         self._info = xss.XScreenSaverAllocInfo()
         self._xss = xss
+        x11.XQueryKeymap.argtypes = [ctypes.c_void_p, ctypes.c_char * 32]
+        self._x11 = x11
 
     def idle_ms(self) -> int | None:
         if not self._xss.XScreenSaverQueryInfo(self._display, self._root, self._info):
             return None
         return int(self._info.contents.idle)
 
+    def keys_down(self) -> set[int]:
+        """X key codes held down now (XQueryKeymap: one bit per key code)."""
+        bits = (ctypes.c_char * 32)()
+        self._x11.XQueryKeymap(self._display, bits)
+        return {byte * 8 + bit for byte, value in enumerate(bits.raw) for bit in range(8) if value >> bit & 1}
+
 
 _x_idle: _XIdle | None = None
 _x_idle_failed = False
 
 
-def desktop_idle_ms(platform: str) -> int | None:
-    """Milliseconds since the last keyboard or pointer input anywhere on the desktop, where the
-    platform tells (``platform`` is Qt's platform name; only ``"xcb"`` does); ``None`` elsewhere
-    or when the X server cannot be asked. Raises nothing."""
+def _x_server(platform: str) -> _XIdle | None:
+    """Our own connection to the X server, opened on first use; ``None`` off X11 or when it
+    cannot be opened (logged once)."""
     global _x_idle, _x_idle_failed
     if platform != "xcb" or _x_idle_failed:
         return None
@@ -80,7 +87,24 @@ def desktop_idle_ms(platform: str) -> int | None:
             log.warning("cannot read the desktop's input idle time (%s): new dialogs will not take the focus "
                         "by themselves", exc)
             return None
-    return _x_idle.idle_ms()
+    return _x_idle
+
+
+def desktop_idle_ms(platform: str) -> int | None:
+    """Milliseconds since the last keyboard or pointer input anywhere on the desktop, where the
+    platform tells (``platform`` is Qt's platform name; only ``"xcb"`` does); ``None`` elsewhere
+    or when the X server cannot be asked. Raises nothing."""
+    server = _x_server(platform)
+    return None if server is None else server.idle_ms()
+
+
+def keys_held(platform: str) -> set[int]:
+    """The keys held down right now, as the native scan codes Qt reports in its key events (X
+    key codes on ``"xcb"``); empty where the platform does not tell. A key held while a dialog
+    gets the focus sends it repeats that Qt cannot tell from new presses: arming drops them
+    (:mod:`~elicit_tray.ui.arming`). Raises nothing."""
+    server = _x_server(platform)
+    return set() if server is None else server.keys_down()
 
 
 def user_is_typing(platform: str, last_key_press: float, now: float | None = None) -> bool:

@@ -18,8 +18,10 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import QApplication, QScrollBar, QWidget
+
+from .activity import keys_held
 
 __all__ = ["ARM_DELAY_MS", "Arming", "InputGate"]
 
@@ -69,6 +71,7 @@ class Arming(QObject):
         self._timer.timeout.connect(self.try_arm)
         self._waiting = False  # the delay ran out but ``ready`` said no
         self._fresh: set[int] = set()  # keys pressed (not auto-repeated) since arming
+        self._held: set[int] = set()  # keys already down when it armed (X11), until released
         self._focus_before: QWidget | None = None  # where the focus was before its last move here
         QApplication.instance().focusChanged.connect(self._focus_changed)
         InputGate.install()
@@ -101,6 +104,9 @@ class Arming(QObject):
             self._waiting = True
             return
         self._waiting = False
+        # Keys already down now were pressed for something else: their repeats can arrive here
+        # as plain presses (Qt saw no first press while another window had the focus).
+        self._held = keys_held(QGuiApplication.platformName())
         self.is_armed = True
         self.changed.emit(True)
 
@@ -135,6 +141,14 @@ class Arming(QObject):
         if kind in _KEYS:
             assert isinstance(event, QKeyEvent)
             key = _key_id(event)
+            if key in self._held:  # held since before arming: dropped until it is really released
+                # Qt tells an auto-repeat release from a real one by the next event's time; on a
+                # busy machine it gets it wrong, so the key's state is asked of the server.
+                if kind == QEvent.Type.KeyRelease and key not in keys_held(QGuiApplication.platformName()):
+                    self._held.discard(key)
+                elif kind == QEvent.Type.ShortcutOverride:
+                    event.accept()
+                return False
             if kind == QEvent.Type.KeyRelease:
                 # Kept in the set: an ignored event is filtered again for each parent it reaches.
                 return key in self._fresh
