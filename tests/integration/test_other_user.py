@@ -497,7 +497,7 @@ def test_with_xdg_runtime_dir_of_another_user_both_sides_ignore_it_and_the_real_
     try:
         assert tray.stderr is not None
         first = tray.stderr.readline()  # its first line, once listening (or EOF if it exits)
-        assert first.removesuffix("\n").removesuffix(" (no system tray available)") == (
+        assert first.removesuffix("\n").removesuffix(" (no system tray available yet)") == (
             f"elicit-tray {__version__} listening on {expected}"), first
         done = _ask(env, "ask")
         assert (done.returncode, done.stderr) == (0, "")
