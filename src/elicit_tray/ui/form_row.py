@@ -125,9 +125,17 @@ class FormRow:
                 buddy = adapter.widget
             label.setBuddy(buddy)
             label.setWordWrap(long_titles)
-            if not long_titles:  # Qt's size hint of a mnemonic label is a few pixels short
+            if long_titles:
+                # The label above its field in the row's own column: QFormLayout's wrapped rows
+                # under-count their height for a width, and a tall form's options got squashed.
+                column.insertWidget(0, label)
+                side = (Qt.AlignmentFlag.AlignRight if label.layoutDirection() == Qt.LayoutDirection.RightToLeft
+                        else Qt.AlignmentFlag.AlignLeft)  # the form's leading edge, whatever the title's script
+                label.setAlignment(side | Qt.AlignmentFlag.AlignAbsolute | Qt.AlignmentFlag.AlignTop)
+                form.addRow(cell)
+            else:  # Qt's size hint of a mnemonic label is a few pixels short
                 label.setMinimumWidth(label.fontMetrics().horizontalAdvance(label.text() + "  "))
-            form.addRow(label, cell)
+                form.addRow(label, cell)
         adapter.widget.setObjectName(field_id(spec.name))
         row = cls(adapter, label, error, description, hint)
         for named in adapter.controls if adapter.single_control else [adapter.widget]:
