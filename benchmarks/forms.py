@@ -10,8 +10,7 @@ from typing import Any
 def field(k: int) -> dict[str, Any]:
     kind = k % 5
     if kind == 0:
-        return {"type": "string", "title": f"Name {k}", "description": f"What to call item {k}",
-                "default": f"item {k}"}
+        return {"type": "string", "title": f"Name {k}", "description": f"What to call item {k}", "default": f"item {k}"}
     if kind == 1:
         return {"type": "integer", "title": f"Count {k}", "minimum": 0, "maximum": 1000, "default": k}
     if kind == 2:
@@ -23,6 +22,8 @@ def field(k: int) -> dict[str, Any]:
 
 def form_params(n: int, message: str | None = None) -> dict[str, Any]:
     """``elicitation/create`` params with an ``n``-field form."""
-    return {"message": message or f"Benchmark form with {n} fields",
-            "requestedSchema": {"type": "object", "properties": {f"f{k}": field(k) for k in range(n)}},
-            "_meta": {"elicit-tray/requester": {"serverName": "bench-server"}}}
+    return {
+        "message": message or f"Benchmark form with {n} fields",
+        "requestedSchema": {"type": "object", "properties": {f"f{k}": field(k) for k in range(n)}},
+        "_meta": {"elicit-tray/requester": {"serverName": "bench-server"}},
+    }

@@ -25,6 +25,7 @@ from elicit_tray.elicitation import parse_elicit_params
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from forms import form_params  # noqa: E402
+
 from elicit_tray.ui.form_dialog import FormDialog
 
 SIZES = {1: 20, 10: 20, 50: 10, 100: 10, 200: 8}  # fields -> warm iterations (after 2 warm-ups)
@@ -73,8 +74,13 @@ def one(app: QApplication, n: int) -> dict[str, float]:
     app.processEvents()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     ms = 1000.0
-    return {"parse_ms": (t1 - t0) * ms, "build_ms": (t2 - t1) * ms, "show_ms": (t3 - t2) * ms,
-            "to_first_paint_ms": (t4 - t3) * ms, "total_ms": (t4 - t0) * ms}
+    return {
+        "parse_ms": (t1 - t0) * ms,
+        "build_ms": (t2 - t1) * ms,
+        "show_ms": (t3 - t2) * ms,
+        "to_first_paint_ms": (t4 - t3) * ms,
+        "total_ms": (t4 - t0) * ms,
+    }
 
 
 def main() -> int:

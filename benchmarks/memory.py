@@ -81,10 +81,26 @@ class Probed:
         env = dict(os.environ, QT_QPA_PLATFORM="offscreen", ELICIT_TRAY_LOG="off", **(extra_env or {}))
         env.pop("ELICIT_TRAY_SOCKET", None)
         self.stderr = open(workdir / "stderr.txt", "wb")
-        self.proc = subprocess.Popen([sys.executable, str(HERE / "memprobe.py"), str(self.out), "--",
-                                      "--socket", str(self.sock), "serve", "--scripted-user", str(plan),
-                                      "--no-browser", "--arm-delay-ms", str(arm_delay_ms)],
-                                     env=env, stdin=subprocess.DEVNULL, stdout=self.stderr, stderr=self.stderr)
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                str(HERE / "memprobe.py"),
+                str(self.out),
+                "--",
+                "--socket",
+                str(self.sock),
+                "serve",
+                "--scripted-user",
+                str(plan),
+                "--no-browser",
+                "--arm-delay-ms",
+                str(arm_delay_ms),
+            ],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=self.stderr,
+            stderr=self.stderr,
+        )
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -168,10 +184,13 @@ def show(label: str, r: dict[str, Any], base: dict[str, Any] | None = None) -> N
     m = r["mallinfo"]
     grow = f" ({(r['VmRSS'] - base['VmRSS']) / 1024:+.1f})" if base else ""
     traced = f" traced {r['traced_bytes'] / 2**20:.1f} MiB" if r.get("traced_bytes") is not None else ""
-    print(f"{label:<34} RSS {r['VmRSS'] / 1024:6.1f} MiB{grow} anon {r['RssAnon'] / 1024:5.1f} | heap arena "
-          f"{m['arena'] / 2**20:5.1f} in use {m['uordblks'] / 2**20:5.1f} free {m['fordblks'] / 2**20:5.1f} "
-          f"mmap {m['hblkhd'] / 2**20:4.1f} MiB |{traced} widgets {r['widgets']} wrappers {r.get('wrappers')} "
-          f"py {r['py_objects']} tasks {r.get('asyncio_tasks')}", flush=True)
+    print(
+        f"{label:<34} RSS {r['VmRSS'] / 1024:6.1f} MiB{grow} anon {r['RssAnon'] / 1024:5.1f} | heap arena "
+        f"{m['arena'] / 2**20:5.1f} in use {m['uordblks'] / 2**20:5.1f} free {m['fordblks'] / 2**20:5.1f} "
+        f"mmap {m['hblkhd'] / 2**20:4.1f} MiB |{traced} widgets {r['widgets']} wrappers {r.get('wrappers')} "
+        f"py {r['py_objects']} tasks {r.get('asyncio_tasks')}",
+        flush=True,
+    )
     if r.get("modules_new"):
         print(f"{'':34} {r['modules']} modules; new packages since idle: {r['modules_new'][:30]}")
     if r.get("py_types_grown"):
@@ -181,8 +200,10 @@ def show(label: str, r: dict[str, Any], base: dict[str, Any] | None = None) -> N
     for key in ("after_pixmap_cache_clear", "after_malloc_trim"):
         if key in r:
             x = r[key]
-            print(f"{'  ' + key:<34} RSS {x['VmRSS'] / 1024:6.1f} MiB heap in use {x['mallinfo']['uordblks'] / 2**20:5.1f}"
-                  f" free {x['mallinfo']['fordblks'] / 2**20:5.1f} arena {x['mallinfo']['arena'] / 2**20:5.1f} MiB")
+            print(
+                f"{'  ' + key:<34} RSS {x['VmRSS'] / 1024:6.1f} MiB heap in use {x['mallinfo']['uordblks'] / 2**20:5.1f}"
+                f" free {x['mallinfo']['fordblks'] / 2**20:5.1f} arena {x['mallinfo']['arena'] / 2**20:5.1f} MiB"
+            )
 
 
 def main() -> int:

@@ -31,9 +31,21 @@ _libc = ctypes.CDLL("libc.so.6")
 
 
 class _MallInfo2(ctypes.Structure):
-    _fields_ = [(name, ctypes.c_size_t) for name in
-                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
-                 "keepcost")]
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena",
+            "ordblks",
+            "smblks",
+            "hblks",
+            "hblkhd",
+            "usmblks",
+            "fsmblks",
+            "uordblks",
+            "fordblks",
+            "keepcost",
+        )
+    ]
 
 
 _libc.mallinfo2.restype = _MallInfo2
@@ -57,8 +69,12 @@ def mallinfo() -> dict[str, int]:
 
 
 def reading() -> dict[str, Any]:
-    return {"t": time.monotonic(), **status_kib(), "mallinfo": mallinfo(),
-            "traced_bytes": tracemalloc.get_traced_memory()[0] if tracemalloc.is_tracing() else None}
+    return {
+        "t": time.monotonic(),
+        **status_kib(),
+        "mallinfo": mallinfo(),
+        "traced_bytes": tracemalloc.get_traced_memory()[0] if tracemalloc.is_tracing() else None,
+    }
 
 
 _baseline_types: collections.Counter[str] | None = None
@@ -68,17 +84,18 @@ _seq = 0
 
 def snapshot(experiments: bool) -> dict[str, Any]:
     global _baseline_types, _baseline_modules, _seq
+    import shiboken6
     from PySide6.QtGui import QPixmapCache
     from PySide6.QtWidgets import QApplication
-    import shiboken6
 
     _seq += 1
     gc.collect()
     out: dict[str, Any] = {"seq": _seq, **reading()}
     widgets = QApplication.allWidgets()
     out["widgets"] = len(widgets)
-    out["top_level"] = collections.Counter(type(w).__name__ for w in QApplication.topLevelWidgets()
-                                           if w.isVisible()).most_common(8)
+    out["top_level"] = collections.Counter(
+        type(w).__name__ for w in QApplication.topLevelWidgets() if w.isVisible()
+    ).most_common(8)
     del widgets
     try:
         wrappers = shiboken6.Shiboken.getAllValidWrappers()

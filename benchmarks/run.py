@@ -26,8 +26,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -63,8 +64,14 @@ def pct(values: list[float], p: float) -> float | None:
 
 
 def summary(values: list[float]) -> dict[str, Any]:
-    return {"n": len(values), "p50": pct(values, 50), "p95": pct(values, 95), "p99": pct(values, 99),
-            "max": max(values) if values else None, "min": min(values) if values else None}
+    return {
+        "n": len(values),
+        "p50": pct(values, 50),
+        "p95": pct(values, 95),
+        "p99": pct(values, 99),
+        "max": max(values) if values else None,
+        "min": min(values) if values else None,
+    }
 
 
 def rss_kib(pid: int) -> int | None:
@@ -82,8 +89,16 @@ def rss_kib(pid: int) -> int | None:
 class Tray:
     """``elicit-tray serve`` on a private socket; stopped with SIGTERM."""
 
-    def __init__(self, workdir: Path, name: str, *, platform_name: str | None = None,
-                 plan: list[dict[str, Any]] | None = None, arm_delay_ms: int = 0, trace: bool = False):
+    def __init__(
+        self,
+        workdir: Path,
+        name: str,
+        *,
+        platform_name: str | None = None,
+        plan: list[dict[str, Any]] | None = None,
+        arm_delay_ms: int = 0,
+        trace: bool = False,
+    ):
         self.dir = workdir / name
         self.dir.mkdir(mode=0o700)
         self.socket = self.dir / "sock" / "socket"
@@ -97,7 +112,16 @@ class Tray:
             self.env[ENV_TRACE] = str(self.trace_path)
         if platform_name:
             self.env["QT_QPA_PLATFORM"] = platform_name
-        self.argv = [PY, "-m", "elicit_tray", "--socket", str(self.socket), "serve", "--arm-delay-ms", str(arm_delay_ms)]
+        self.argv = [
+            PY,
+            "-m",
+            "elicit_tray",
+            "--socket",
+            str(self.socket),
+            "serve",
+            "--arm-delay-ms",
+            str(arm_delay_ms),
+        ]
         if plan is not None:
             plan_path = self.dir / "plan.json"
             plan_path.write_text(json.dumps(plan), encoding="utf-8")
@@ -230,7 +254,7 @@ class XWatch:
     reaching the server)."""
 
     def __init__(self) -> None:
-        from Xlib import X, XK, display
+        from Xlib import XK, X, display
         from Xlib.ext import damage, xtest
 
         self.X, self.damage, self.xtest = X, damage, xtest
@@ -291,8 +315,13 @@ class XWatch:
                 elif ev.type == X.MapNotify and not ev.override and out["mapped"] is None:
                     out["window"], out["mapped"] = ev.window, now
                     out["created"] = created.get(ev.window.id)
-                elif track_paint and ev.type == self.damage_event and out["window"] is not None \
-                        and ev.drawable.id == out["window"].id and out["painted"] is None:
+                elif (
+                    track_paint
+                    and ev.type == self.damage_event
+                    and out["window"] is not None
+                    and ev.drawable.id == out["window"].id
+                    and out["painted"] is None
+                ):
                     out["painted"] = now
         return out
 
@@ -336,14 +365,24 @@ def bench_dialog_latency(tray: Tray, xw: XWatch, series: dict[int, int]) -> dict
                 response, ms = conn.call("elicitation/create", form_params(n))
                 rtts.append(ms)
                 codes.add(response.get("error", {}).get("code"))
-            out[str(n)] = {"refused": True, "limit": MAX_PROPERTIES, "error_codes": sorted(c for c in codes if c),
-                           "round_trip_ms": summary(rtts)}
+            out[str(n)] = {
+                "refused": True,
+                "limit": MAX_PROPERTIES,
+                "error_codes": sorted(c for c in codes if c),
+                "round_trip_ms": summary(rtts),
+            }
             log(f"{n:>3} fields: refused by the tray (more than {MAX_PROPERTIES} properties), codes {codes}")
             continue
         maps: list[float] = []
         paints: list[float] = []
-        app: dict[str, list[float]] = {"start": [], "built": [], "shown": [], "painted": [],
-                                       "paint_outside_minus_inside": [], "mapped_minus_shown": []}
+        app: dict[str, list[float]] = {
+            "start": [],
+            "built": [],
+            "shown": [],
+            "painted": [],
+            "paint_outside_minus_inside": [],
+            "mapped_minus_shown": [],
+        }
         missing_trace = 0
         failures = 0
         for i in range(count + 3):  # 3 warm-ups
@@ -365,8 +404,13 @@ def bench_dialog_latency(tray: Tray, xw: XWatch, series: dict[int, int]) -> dict
             try:
                 response = json.loads(conn.readline())
             except (ConnectionError, OSError) as exc:
-                out["crash"] = {"fields": n, "iteration": i, "error": repr(exc), "returncode": tray.proc and tray.proc.poll(),
-                                "stderr_tail": tail(tray.stderr_path)}
+                out["crash"] = {
+                    "fields": n,
+                    "iteration": i,
+                    "error": repr(exc),
+                    "returncode": tray.proc and tray.proc.poll(),
+                    "stderr_tail": tail(tray.stderr_path),
+                }
                 log(f"the tray app stopped answering during the {n}-field series: {exc!r}")
                 break
             if response.get("result", {}).get("action") != "cancel":
@@ -393,14 +437,18 @@ def bench_dialog_latency(tray: Tray, xw: XWatch, series: dict[int, int]) -> dict
             time.sleep(0.03)  # let deleteLater and the server settle
         out[str(n)] = {"mapped_ms": summary(maps), "painted_ms": summary(paints), "failures": failures}
         if tray.trace_path is not None:
-            out[str(n)]["app_trace"] = {f"to_{k}_ms" if k in ("start", "built", "shown", "painted") else f"{k}_ms":
-                                        summary(v) for k, v in app.items()}
+            out[str(n)]["app_trace"] = {
+                f"to_{k}_ms" if k in ("start", "built", "shown", "painted") else f"{k}_ms": summary(v)
+                for k, v in app.items()
+            }
             out[str(n)]["app_trace"]["missing_lines"] = missing_trace
         if "crash" in out:
             break
         inside = f", in the app {pct(app['painted'], 50):.1f} ms" if app["painted"] else ""
-        log(f"{n:>3} fields: mapped p50 {pct(maps, 50):.1f} ms, painted p50 {pct(paints, 50) or float('nan'):.1f} ms"
-            + inside)
+        log(
+            f"{n:>3} fields: mapped p50 {pct(maps, 50):.1f} ms, painted p50 {pct(paints, 50) or float('nan'):.1f} ms"
+            + inside
+        )
     conn.close()
     return out
 
@@ -427,8 +475,9 @@ def bench_helpers(xw: XWatch, runs: int) -> dict[str, Any]:
                 break
             xw.drain()
             t0 = time.perf_counter()
-            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.DEVNULL)
+            proc = subprocess.Popen(
+                argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
             seen = xw.wait_window(t0, 10.0)
             proc.terminate()
             try:
@@ -441,7 +490,11 @@ def bench_helpers(xw: XWatch, runs: int) -> dict[str, Any]:
             if seen["painted"] is not None:
                 paints.append(seen["painted"])
             time.sleep(0.05)
-        out[name] = {"mapped_ms": summary(maps), "painted_ms": summary(paints), "first_run_mapped_ms": maps[0] if maps else None}
+        out[name] = {
+            "mapped_ms": summary(maps),
+            "painted_ms": summary(paints),
+            "first_run_mapped_ms": maps[0] if maps else None,
+        }
         log(f"{name}: launch -> mapped p50 {pct(maps, 50) or float('nan'):.1f} ms (runs {len(maps)})")
     return out
 
@@ -459,15 +512,21 @@ def bench_cold_start(workdir: Path, runs: int) -> dict[str, Any]:
             tray.stop()
     log(f"cold start p50 {pct(times, 50):.0f} ms")
     importtime = import_profile()
-    return {"listening_ms": summary(times), "median_ms": statistics.median(times) if times else None,
-            "runs_ms": times, "slowest_imports_ms": importtime}
+    return {
+        "listening_ms": summary(times),
+        "median_ms": statistics.median(times) if times else None,
+        "runs_ms": times,
+        "slowest_imports_ms": importtime,
+    }
 
 
 def import_profile() -> list[tuple[str, float]]:
     """The largest cumulative imports of the tray app's start-up path (``-X importtime``)."""
-    code = ("import sys, elicit_tray.cli, elicit_tray.app; "
-            "import qasync, PySide6.QtWidgets, elicit_tray.ipc.protocol, elicit_tray.ipc.server, elicit_tray.ui.presenter, "
-            "elicit_tray.ui.tray")
+    code = (
+        "import sys, elicit_tray.cli, elicit_tray.app; "
+        "import qasync, PySide6.QtWidgets, elicit_tray.ipc.protocol, elicit_tray.ipc.server, elicit_tray.ui.presenter, "
+        "elicit_tray.ui.tray"
+    )
     done = subprocess.run([PY, "-X", "importtime", "-c", code], capture_output=True, text=True, timeout=60)
     rows = []
     for line in done.stderr.splitlines():
@@ -487,7 +546,9 @@ def bench_bare_rss(platform_name: str | None, runs: int = 3) -> dict[str, Any]:
         env["QT_QPA_PLATFORM"] = platform_name
     values = []
     for _ in range(runs):
-        done = subprocess.run([PY, str(HERE / "bare_qt.py"), "500"], env=env, capture_output=True, text=True, timeout=30)
+        done = subprocess.run(
+            [PY, str(HERE / "bare_qt.py"), "500"], env=env, capture_output=True, text=True, timeout=30
+        )
         for line in done.stdout.splitlines():
             if line.startswith("{"):
                 values.append(json.loads(line)["rss_kib"])
@@ -501,8 +562,15 @@ def tail(path: Path, n: int = 1500) -> str:
         return ""
 
 
-def bench_scripted(workdir: Path, sequential: int, concurrent: int, per_requester: int, pings: int,
-                   soak: int = 1000, abandoned: int = 300) -> dict[str, Any]:
+def bench_scripted(
+    workdir: Path,
+    sequential: int,
+    concurrent: int,
+    per_requester: int,
+    pings: int,
+    soak: int = 1000,
+    abandoned: int = 300,
+) -> dict[str, Any]:
     """Scripted user (offscreen, arm delay 0): socket round trip with an Accept; ``concurrent``
     requesters; ping; RSS idle, after that warm-up, and after ``soak`` more requests of which
     ``abandoned`` are abandoned (the dialog shown, its requester gone), read once the expired
@@ -530,11 +598,17 @@ def bench_scripted(workdir: Path, sequential: int, concurrent: int, per_requeste
             return False
         if tray.proc is None:
             return False
-        crash = {"phase": phase, "answered_before": state["answered"], "returncode": tray.proc.returncode,
-                 "stderr_tail": tail(tray.stderr_path)}
+        crash = {
+            "phase": phase,
+            "answered_before": state["answered"],
+            "returncode": tray.proc.returncode,
+            "stderr_tail": tail(tray.stderr_path),
+        }
         out["crashes"].append(crash)
-        log(f"the tray app DIED during {phase} after {state['answered']} answered requests "
-            f"(exit {tray.proc.returncode}); restarting it")
+        log(
+            f"the tray app DIED during {phase} after {state['answered']} answered requests "
+            f"(exit {tray.proc.returncode}); restarting it"
+        )
         start()
         return True
 
@@ -567,8 +641,11 @@ def bench_scripted(workdir: Path, sequential: int, concurrent: int, per_requeste
     def one() -> list[float]:
         conn = Conn(state["tray"].socket)
         try:
-            return [ms for i, ms in enumerate(call(conn, "elicitation/create", params) for _ in range(sequential + 10))
-                    if i >= 10]
+            return [
+                ms
+                for i, ms in enumerate(call(conn, "elicitation/create", params) for _ in range(sequential + 10))
+                if i >= 10
+            ]
         finally:
             conn.close()
 
@@ -616,14 +693,20 @@ def bench_scripted(workdir: Path, sequential: int, concurrent: int, per_requeste
         if errors:
             raise ConnectionError(f"{len(errors)} requesters failed: {errors[0]}")
         flat = [ms for r in results for ms in r]
-        return {"requesters": concurrent, **summary(flat), "errors": len(errors),
-                "throughput_per_s": len(flat) / wall if wall else None}
+        return {
+            "requesters": concurrent,
+            **summary(flat),
+            "errors": len(errors),
+            "throughput_per_s": len(flat) / wall if wall else None,
+        }
 
     out["concurrent"] = phase(f"{concurrent} concurrent requesters", many) or {"requesters": concurrent, "n": 0}
     if out["concurrent"].get("n"):
         c = out["concurrent"]
-        log(f"scripted, {concurrent} concurrent: p50 {c['p50']:.2f} ms, p99 {c['p99']:.2f} ms, "
-            f"{c['throughput_per_s']:.0f} answers/s")
+        log(
+            f"scripted, {concurrent} concurrent: p50 {c['p50']:.2f} ms, p99 {c['p99']:.2f} ms, "
+            f"{c['throughput_per_s']:.0f} answers/s"
+        )
 
     def ping() -> list[float]:
         conn = Conn(state["tray"].socket)
@@ -689,21 +772,25 @@ def bench_scripted(workdir: Path, sequential: int, concurrent: int, per_requeste
         _gen, out["answered"], out["rss_after_kib"] = max(samples, key=lambda g: g[1])
     else:
         out["answered"], out["rss_after_kib"] = state["answered"], rss_kib(state["tray"].pid)
-    log(f"tray RSS offscreen: idle {out['rss_idle_kib']} KiB, after {out['answered']} requests "
-        f"{out['rss_after_kib']} KiB; crashes: {len(out['crashes'])}")
+    log(
+        f"tray RSS offscreen: idle {out['rss_idle_kib']} KiB, after {out['answered']} requests "
+        f"{out['rss_after_kib']} KiB; crashes: {len(out['crashes'])}"
+    )
     state["tray"].stop()
     return out
 
 
 MALFORMED: list[Callable[[int], bytes]] = [
-    lambda i: b"this is not json\n",                                                  # -32700, id null
-    lambda i: b'{"jsonrpc":"2.0","id":%d,"method":"ping"\n' % i,                    # -32700 (truncated)
-    lambda i: b"[1,2,3]\n",                                                           # -32600
-    lambda i: b'{"jsonrpc":"1.0","id":%d,"method":"ping"}\n' % i,                   # -32600
-    lambda i: b'\xff\xfe{"id":%d}\n' % i,                                             # -32700 (invalid UTF-8)
-    lambda i: (b'{"jsonrpc":"2.0","id":%d,"method":"elicitation/create","params":{"message":"x",'
-               b'"requestedSchema":{"type":"object","properties":{"a":{"type":"object"}}}}}\n' % i),  # -32602
-    lambda i: b'{"jsonrpc":"2.0","id":%d,"method":"no/such/method"}\n' % i,         # -32601
+    lambda i: b"this is not json\n",  # -32700, id null
+    lambda i: b'{"jsonrpc":"2.0","id":%d,"method":"ping"\n' % i,  # -32700 (truncated)
+    lambda i: b"[1,2,3]\n",  # -32600
+    lambda i: b'{"jsonrpc":"1.0","id":%d,"method":"ping"}\n' % i,  # -32600
+    lambda i: b'\xff\xfe{"id":%d}\n' % i,  # -32700 (invalid UTF-8)
+    lambda i: (
+        b'{"jsonrpc":"2.0","id":%d,"method":"elicitation/create","params":{"message":"x",'
+        b'"requestedSchema":{"type":"object","properties":{"a":{"type":"object"}}}}}\n' % i
+    ),  # -32602
+    lambda i: b'{"jsonrpc":"2.0","id":%d,"method":"no/such/method"}\n' % i,  # -32601
 ]
 
 
@@ -732,7 +819,7 @@ def bench_flood(tray: Tray, xw: XWatch, rate: int, seconds: float) -> dict[str, 
         while not stop_reading.is_set():
             try:
                 line = flood.readline()
-            except socket.timeout:
+            except TimeoutError:
                 continue
             except (ConnectionError, OSError):
                 return
@@ -788,14 +875,20 @@ def bench_flood(tray: Tray, xw: XWatch, rate: int, seconds: float) -> dict[str, 
         c.close()
     xw.wait_gone(seen["window"], 2.0)
     result = {
-        "rate_sent_per_s": sent / sent_for_s if sent_for_s else None, "sent": sent, "seconds": sent_for_s,
-        "responses": received["n"], "responses_per_s": received["in_window"] / sent_for_s if sent_for_s else None,
+        "rate_sent_per_s": sent / sent_for_s if sent_for_s else None,
+        "sent": sent,
+        "seconds": sent_for_s,
+        "responses": received["n"],
+        "responses_per_s": received["in_window"] / sent_for_s if sent_for_s else None,
         "error_codes": {str(k): v for k, v in sorted(received["codes"].items(), key=lambda kv: str(kv[0]))},
-        "ping_idle_ms": summary(idle_pings), "ping_during_flood_ms": summary(ping_rtts),
+        "ping_idle_ms": summary(idle_pings),
+        "ping_during_flood_ms": summary(ping_rtts),
         "dialog_answer_after_flood": after.get("result"),
     }
-    log(f"flood: sent {sent} in {sent_for_s:.2f}s, {received['n']} responses "
-        f"({result['responses_per_s']:.0f}/s); ping max {max(ping_rtts):.1f} ms during flood")
+    log(
+        f"flood: sent {sent} in {sent_for_s:.2f}s, {received['n']} responses "
+        f"({result['responses_per_s']:.0f}/s); ping max {max(ping_rtts):.1f} ms during flood"
+    )
     return result
 
 
@@ -835,16 +928,34 @@ def machine() -> dict[str, Any]:
     except ImportError:
         source = None
     try:
-        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True, timeout=10).stdout.strip() or None
-        dirty = bool(subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "src"],
-                                    capture_output=True, text=True, timeout=10).stdout.strip())
+        commit = (
+            subprocess.run(
+                ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10
+            ).stdout.strip()
+            or None
+        )
+        dirty = bool(
+            subprocess.run(
+                ["git", "-C", str(ROOT), "status", "--porcelain", "--", "src"],
+                capture_output=True,
+                text=True,
+                timeout=10,
+            ).stdout.strip()
+        )
     except (OSError, subprocess.SubprocessError):
         commit, dirty = None, None
-    return {"elicit_tray_source": source, "git_head": commit, "src_modified_in_work_tree": dirty,
-            "nproc": os.cpu_count(), "cpu": cpu, "ram_gib": round(mem_kib / 1024 / 1024, 1) if mem_kib else None,
-            "kernel": platform.release(), "python": platform.python_version(), "pyside6": pyside,
-            "display": "Xvfb (" + os.environ.get("DISPLAY", "?") + "), no window manager"}
+    return {
+        "elicit_tray_source": source,
+        "git_head": commit,
+        "src_modified_in_work_tree": dirty,
+        "nproc": os.cpu_count(),
+        "cpu": cpu,
+        "ram_gib": round(mem_kib / 1024 / 1024, 1) if mem_kib else None,
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+        "pyside6": pyside,
+        "display": "Xvfb (" + os.environ.get("DISPLAY", "?") + "), no window manager",
+    }
 
 
 def fmt(v: float | None, unit: str = "ms", digits: int = 1) -> str:
@@ -859,8 +970,15 @@ def build_rows(r: dict[str, Any]) -> list[dict[str, str]]:
     rows: list[dict[str, str]] = []
 
     def add(what: str, measured: str, target: str = "", reference: str = "", ok: bool | None = None) -> None:
-        rows.append({"what": what, "measured": measured, "target": target, "reference": reference,
-                     "verdict": (verdict(ok) if ok is not None else "n/a") if target else ""})
+        rows.append(
+            {
+                "what": what,
+                "measured": measured,
+                "target": target,
+                "reference": reference,
+                "verdict": (verdict(ok) if ok is not None else "n/a") if target else "",
+            }
+        )
 
     lat = r.get("dialog_latency", {})
     inproc = r.get("inproc", {})
@@ -869,104 +987,173 @@ def build_rows(r: dict[str, Any]) -> list[dict[str, str]]:
             continue
         if lat[n].get("refused"):
             rt = lat[n]["round_trip_ms"]
-            add(f"request -> answer, {n} fields", f"refused with {lat[n]['error_codes']} in {fmt(rt['p50'], 'ms', 2)} (p50)",
+            add(
+                f"request -> answer, {n} fields",
+                f"refused with {lat[n]['error_codes']} in {fmt(rt['p50'], 'ms', 2)} (p50)",
                 "<= 60 ms (built and painted)" if n == "200" else "",
                 f"the tray app accepts at most {lat[n]['limit']} properties (MAX_PROPERTIES); see the 100-field row",
-                None)
+                None,
+            )
             continue
         m, p = lat[n]["mapped_ms"], lat[n]["painted_ms"]
         target, ok = "", None
         if n == "10":
             target, ok = "p50 <= 16 ms (painted)", p["p50"] is not None and p["p50"] <= 16
         if n == "200" or (n == "100" and lat.get("200", {}).get("refused")):
-            target, ok = "<= 60 ms (built and painted, p50; set for 200 fields)", p["p50"] is not None and p["p50"] <= 60
+            target, ok = (
+                "<= 60 ms (built and painted, p50; set for 200 fields)",
+                p["p50"] is not None and p["p50"] <= 60,
+            )
         ref = ""
         if n in inproc and "total_ms" in inproc[n]:
             i = inproc[n]
-            ref = (f"in-process p50: build {i['build_ms']:.1f} + show {i['show_ms']:.1f} "
-                   f"+ to 1st paint {i['to_first_paint_ms']:.1f} ms")
-        add(f"request -> window mapped, {n} field(s) (p50 / p95 / max)",
-            f"{fmt(m['p50'])} / {fmt(m['p95'])} / {fmt(m['max'])}")
-        add(f"request -> first paint (XDamage), {n} field(s) (p50 / p95 / max)",
-            f"{fmt(p['p50'])} / {fmt(p['p95'])} / {fmt(p['max'])}", target, ref, ok)
+            ref = (
+                f"in-process p50: build {i['build_ms']:.1f} + show {i['show_ms']:.1f} "
+                f"+ to 1st paint {i['to_first_paint_ms']:.1f} ms"
+            )
+        add(
+            f"request -> window mapped, {n} field(s) (p50 / p95 / max)",
+            f"{fmt(m['p50'])} / {fmt(m['p95'])} / {fmt(m['max'])}",
+        )
+        add(
+            f"request -> first paint (XDamage), {n} field(s) (p50 / p95 / max)",
+            f"{fmt(p['p50'])} / {fmt(p['p95'])} / {fmt(p['max'])}",
+            target,
+            ref,
+            ok,
+        )
         tr = lat[n].get("app_trace")
         if tr and tr["to_painted_ms"]["n"]:
             marks = [tr[f"to_{k}_ms"] for k in ("start", "built", "shown", "painted")]
 
-            def nums(stat: str) -> str:
+            def nums(stat: str, marks: list = marks) -> str:
                 return " / ".join("n/a" if m[stat] is None else f"{m[stat]:.1f}" for m in marks)
 
             d = tr["paint_outside_minus_inside_ms"]
-            gap = (f"XDamage minus the app's paint, same request: p50 {d['p50']:+.1f} ms "
-                   f"(min {d['min']:+.1f}, max {d['max']:+.1f}; n={d['n']})") if d["n"] else ""
+            gap = (
+                (
+                    f"XDamage minus the app's paint, same request: p50 {d['p50']:+.1f} ms "
+                    f"(min {d['min']:+.1f}, max {d['max']:+.1f}; n={d['n']})"
+                )
+                if d["n"]
+                else ""
+            )
             if tr.get("missing_lines"):
                 gap += f"; {tr['missing_lines']} request(s) without a trace line"
-            add(f"  in the app (ELICIT_TRAY_TRACE), {n} field(s): request -> presenter start / built / "
-                "shown / first paint event (p50; p95)", f"{nums('p50')} ms; p95 {nums('p95')} ms", "", gap)
+            add(
+                f"  in the app (ELICIT_TRAY_TRACE), {n} field(s): request -> presenter start / built / "
+                "shown / first paint event (p50; p95)",
+                f"{nums('p50')} ms; p95 {nums('p95')} ms",
+                "",
+                gap,
+            )
     sc = r.get("scripted", {})
     if sc:
         one, many = sc["one_requester_ms"], sc["concurrent"]
-        add("round trip, scripted Accept, 1-field form, 1 requester (p50 / p99)",
-            f"{fmt(one['p50'], 'ms', 2)} / {fmt(one['p99'], 'ms', 2)}", "p50 <= 1 ms, p99 <= 5 ms", "",
-            one["p50"] <= 1 and one["p99"] <= 5)
+        add(
+            "round trip, scripted Accept, 1-field form, 1 requester (p50 / p99)",
+            f"{fmt(one['p50'], 'ms', 2)} / {fmt(one['p99'], 'ms', 2)}",
+            "p50 <= 1 ms, p99 <= 5 ms",
+            "",
+            one["p50"] <= 1 and one["p99"] <= 5,
+        )
         ten = sc["one_requester_10_fields_ms"]
-        add("round trip, scripted Accept, 10-field form, 1 requester (p50 / p99)",
-            f"{fmt(ten['p50'], 'ms', 2)} / {fmt(ten['p99'], 'ms', 2)}")
-        add(f"round trip, scripted Accept, {many['requesters']} concurrent requesters (p50 / p99)",
+        add(
+            "round trip, scripted Accept, 10-field form, 1 requester (p50 / p99)",
+            f"{fmt(ten['p50'], 'ms', 2)} / {fmt(ten['p99'], 'ms', 2)}",
+        )
+        add(
+            f"round trip, scripted Accept, {many['requesters']} concurrent requesters (p50 / p99)",
             f"{fmt(many['p50'], 'ms', 2)} / {fmt(many['p99'], 'ms', 2)} ({many['throughput_per_s']:.0f} answers/s)",
-            "p50 <= 1 ms, p99 <= 5 ms", "", many["p50"] <= 1 and many["p99"] <= 5)
+            "p50 <= 1 ms, p99 <= 5 ms",
+            "",
+            many["p50"] <= 1 and many["p99"] <= 5,
+        )
         ping = sc["ping_ms"]
         add("ping round trip (p50 / p99)", f"{fmt(ping['p50'], 'ms', 3)} / {fmt(ping['p99'], 'ms', 3)}")
     mem = r.get("memory", {})
     if mem:
         bx, bo = mem.get("bare_xcb_kib"), mem.get("bare_offscreen_kib")
-        add("bare QApplication, one 10-field dialog shown: RSS (xcb / offscreen)",
-            f"{fmt(bx and bx / 1024, 'MiB')} / {fmt(bo and bo / 1024, 'MiB')}", "", "~54 MB (DESIGN.md)")
+        add(
+            "bare QApplication, one 10-field dialog shown: RSS (xcb / offscreen)",
+            f"{fmt(bx and bx / 1024, 'MiB')} / {fmt(bo and bo / 1024, 'MiB')}",
+            "",
+            "~54 MB (DESIGN.md)",
+        )
         ti, ta = mem.get("tray_xcb_idle_kib"), mem.get("tray_xcb_after_kib")
         if ti and bx:
-            add("tray app RSS, xcb: idle / after the dialog series",
+            add(
+                "tray app RSS, xcb: idle / after the dialog series",
                 f"{fmt(ti / 1024, 'MiB')} ({ti / bx:.2f}x) / {fmt(ta / 1024, 'MiB')} ({ta / bx:.2f}x)",
-                "<= 1.35 x bare", f"after {mem.get('tray_xcb_requests')} real dialogs", ta / bx <= 1.35)
+                "<= 1.35 x bare",
+                f"after {mem.get('tray_xcb_requests')} real dialogs",
+                ta / bx <= 1.35,
+            )
         si, sa = mem.get("tray_offscreen_idle_kib"), mem.get("tray_offscreen_after_kib")
         sw = mem.get("tray_offscreen_post_warm_up_kib")
         if si and bo and sa:
             n_ok = mem.get("tray_offscreen_requests")
             ab = mem.get("tray_offscreen_abandoned") or 0
-            add(f"tray app RSS, offscreen: idle / after {n_ok + ab} requests ({ab} abandoned)",
+            add(
+                f"tray app RSS, offscreen: idle / after {n_ok + ab} requests ({ab} abandoned)",
                 f"{fmt(si / 1024, 'MiB')} ({si / bo:.2f}x) / {fmt(sa / 1024, 'MiB')} ({sa / bo:.2f}x)",
-                "<= 1.35 x bare", "one process, scripted Accept; read once expired dialogs closed",
-                si / bo <= 1.35 and sa / bo <= 1.35)
+                "<= 1.35 x bare",
+                "one process, scripted Accept; read once expired dialogs closed",
+                si / bo <= 1.35 and sa / bo <= 1.35,
+            )
             if sw:
                 ra = mem.get("tray_offscreen_right_after_kib")
-                add("  flat: RSS after the warm-up -> after the 1,000 requests (300 abandoned)",
+                add(
+                    "  flat: RSS after the warm-up -> after the 1,000 requests (300 abandoned)",
                     f"{fmt(sw / 1024, 'MiB')} -> {fmt(sa / 1024, 'MiB')} ({(sa - sw) / 1024:+.1f} MiB)",
-                    "within 10 MiB", f"right after the last request: {fmt(ra and ra / 1024, 'MiB')} "
-                    "(expired dialogs still on screen)", sa - sw <= 10 * 1024)
+                    "within 10 MiB",
+                    f"right after the last request: {fmt(ra and ra / 1024, 'MiB')} (expired dialogs still on screen)",
+                    sa - sw <= 10 * 1024,
+                )
     if sc:
         crashes = sc.get("crashes", [])
         first = ""
         if crashes:
             lines = [ln for ln in crashes[0]["stderr_tail"].splitlines() if ln.startswith("Fatal") or "Error" in ln]
             first = lines[0][:90] if lines else f"exit {crashes[0]['returncode']}"
-        add("tray app crashes during the scripted run",
-            "none" if not crashes else
-            f"{len(crashes)}: after " + ", ".join(str(c["answered_before"]) for c in crashes) + " answered requests",
-            "none", first, not crashes)
+        add(
+            "tray app crashes during the scripted run",
+            "none"
+            if not crashes
+            else f"{len(crashes)}: after "
+            + ", ".join(str(c["answered_before"]) for c in crashes)
+            + " answered requests",
+            "none",
+            first,
+            not crashes,
+        )
     cs = r.get("cold_start", {})
     if cs.get("median_ms") is not None:
-        add("cold start: process start -> socket listening (median)", fmt(cs["median_ms"], "ms", 0),
-            "<= 0.5 s", f"{len(cs['runs_ms'])} runs, min {min(cs['runs_ms']):.0f} / max {max(cs['runs_ms']):.0f} ms",
-            cs["median_ms"] <= 500)
+        add(
+            "cold start: process start -> socket listening (median)",
+            fmt(cs["median_ms"], "ms", 0),
+            "<= 0.5 s",
+            f"{len(cs['runs_ms'])} runs, min {min(cs['runs_ms']):.0f} / max {max(cs['runs_ms']):.0f} ms",
+            cs["median_ms"] <= 500,
+        )
     fl = r.get("flood", {})
     if "responses_per_s" in fl:
         worst = fl["ping_during_flood_ms"]["max"]
-        add(f"flood {fl['rate_sent_per_s']:.0f} malformed lines/s for {fl['seconds']:.1f} s, a dialog open: "
+        add(
+            f"flood {fl['rate_sent_per_s']:.0f} malformed lines/s for {fl['seconds']:.1f} s, a dialog open: "
             "responses/s (all answered?)",
-            f"{fl['responses_per_s']:.0f}/s ({fl['responses']}/{fl['sent']})", "answered", "",
-            fl["responses"] >= fl["sent"])
-        add("  worst UI stall during the flood (proxy: max ping round trip; p99)",
-            f"{fmt(worst)} (p99 {fmt(fl['ping_during_flood_ms']['p99'])})", "< 50 ms",
-            f"idle ping p50 {fmt(fl['ping_idle_ms']['p50'], 'ms', 2)}", worst is not None and worst < 50)
+            f"{fl['responses_per_s']:.0f}/s ({fl['responses']}/{fl['sent']})",
+            "answered",
+            "",
+            fl["responses"] >= fl["sent"],
+        )
+        add(
+            "  worst UI stall during the flood (proxy: max ping round trip; p99)",
+            f"{fmt(worst)} (p99 {fmt(fl['ping_during_flood_ms']['p99'])})",
+            "< 50 ms",
+            f"idle ping p50 {fmt(fl['ping_idle_ms']['p50'], 'ms', 2)}",
+            worst is not None and worst < 50,
+        )
     hp = r.get("helpers", {})
     ours = lat.get("10", {}).get("mapped_ms", {}).get("p50")
     for name, h in hp.items():
@@ -976,11 +1163,19 @@ def build_rows(r: dict[str, Any]) -> list[dict[str, str]]:
         m = h["mapped_ms"]
         ratio = f"{m['p50'] / ours:.1f}x elicit-tray's request -> mapped" if ours and m["p50"] else ""
         if name == "zenity" and ours and m["p50"]:
-            add("request -> window mapped, 10 fields: zenity's p50 / elicit-tray's p50 (same run)",
-                f"{m['p50'] / ours:.1f}x", ">= 10x", "DESIGN.md Targets", m["p50"] / ours >= 10)
-        add(f"{name}: launch -> window mapped, 10 fields (p50; min-max)",
-            f"{fmt(m['p50'])} ({fmt(m['min'], '', 0)}-{fmt(m['max'], 'ms', 0)})", "",
-            ratio + ("; reference 130-200 ms" if name != "bare PySide6 helper" else ""))
+            add(
+                "request -> window mapped, 10 fields: zenity's p50 / elicit-tray's p50 (same run)",
+                f"{m['p50'] / ours:.1f}x",
+                ">= 10x",
+                "DESIGN.md Targets",
+                m["p50"] / ours >= 10,
+            )
+        add(
+            f"{name}: launch -> window mapped, 10 fields (p50; min-max)",
+            f"{fmt(m['p50'])} ({fmt(m['min'], '', 0)}-{fmt(m['max'], 'ms', 0)})",
+            "",
+            ratio + ("; reference 130-200 ms" if name != "bare PySide6 helper" else ""),
+        )
     return rows
 
 
@@ -1028,17 +1223,26 @@ def main() -> int:
             results["flood"] = bench_flood(tray, xw, rate=1000, seconds=1.0 if q else 3.0)
             time.sleep(0.5)
             after = rss_kib(tray.pid)
-            xcb_requests = sum(v["mapped_ms"]["n"] + 3 for v in results["dialog_latency"].values()
-                               if "mapped_ms" in v) + 1
+            xcb_requests = (
+                sum(v["mapped_ms"]["n"] + 3 for v in results["dialog_latency"].values() if "mapped_ms" in v) + 1
+            )
         finally:
             tray.stop()
         log("scripted round trips (offscreen)")
-        results["scripted"] = bench_scripted(workdir, sequential=100 if q else 400, concurrent=20,
-                                             per_requester=10 if q else 30, pings=200 if q else 1000)
+        results["scripted"] = bench_scripted(
+            workdir,
+            sequential=100 if q else 400,
+            concurrent=20,
+            per_requester=10 if q else 30,
+            pings=200 if q else 1000,
+        )
         results["memory"] = {
-            "bare_xcb_kib": bare_xcb["rss_kib"], "bare_offscreen_kib": bare_off["rss_kib"],
+            "bare_xcb_kib": bare_xcb["rss_kib"],
+            "bare_offscreen_kib": bare_off["rss_kib"],
             "bare_runs": {"xcb": bare_xcb["runs_kib"], "offscreen": bare_off["runs_kib"]},
-            "tray_xcb_idle_kib": idle, "tray_xcb_after_kib": after, "tray_xcb_requests": xcb_requests,
+            "tray_xcb_idle_kib": idle,
+            "tray_xcb_after_kib": after,
+            "tray_xcb_requests": xcb_requests,
             "tray_offscreen_idle_kib": results["scripted"]["rss_idle_kib"],
             "tray_offscreen_after_kib": results["scripted"]["rss_after_kib"],
             "tray_offscreen_requests": results["scripted"]["answered"],
@@ -1057,8 +1261,10 @@ def main() -> int:
     results["table"] = rows
     args.out.write_text(json.dumps(results, indent=2, default=str) + "\n", encoding="utf-8")
     m = results["machine"]
-    print(f"\nelicit-tray benchmarks — {m['nproc']} CPUs ({m['cpu']}), {m['ram_gib']} GiB RAM, "
-          f"Python {m['python']}, PySide6 {m['pyside6']}, {m['display']}; {results['elapsed_s']} s\n")
+    print(
+        f"\nelicit-tray benchmarks — {m['nproc']} CPUs ({m['cpu']}), {m['ram_gib']} GiB RAM, "
+        f"Python {m['python']}, PySide6 {m['pyside6']}, {m['display']}; {results['elapsed_s']} s\n"
+    )
     print(print_table(rows))
     print(f"\n(JSON: {args.out})")
     return 0

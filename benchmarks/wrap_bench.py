@@ -99,8 +99,10 @@ def main() -> int:
         rows = []
         direct_lat = statistics.median(latency(["cat"], env, args.pairs)) * 1000
         wrap_lat = statistics.median(latency([*WRAP, "cat"], env, args.pairs)) * 1000
-        small = [b'{"jsonrpc":"2.0","id":%d,"method":"notifications/progress","params":{"progress":%d}}\n' % (i, i)
-                 for i in range(1000)]
+        small = [
+            b'{"jsonrpc":"2.0","id":%d,"method":"notifications/progress","params":{"progress":%d}}\n' % (i, i)
+            for i in range(1000)
+        ]
         repeat = max(1, args.messages // len(small))
         count = len(small) * repeat
         direct_msg = count / stream(["cat"], env, small, repeat)
@@ -109,12 +111,21 @@ def main() -> int:
         mb = len(big[0]) * args.mb / 1e6
         direct_mbs = mb / stream(["cat"], env, big, args.mb)
         wrap_mbs = mb / stream([*WRAP, "cat"], env, big, args.mb)
-        rows.append(("request/response pair p50 (ms)", f"{direct_lat:.3f}", f"{wrap_lat:.3f}",
-                     f"+{wrap_lat - direct_lat:.3f}", "<= +0.25"))
+        rows.append(
+            (
+                "request/response pair p50 (ms)",
+                f"{direct_lat:.3f}",
+                f"{wrap_lat:.3f}",
+                f"+{wrap_lat - direct_lat:.3f}",
+                "<= +0.25",
+            )
+        )
         rows.append(("small messages/s", f"{direct_msg:,.0f}", f"{wrap_msg:,.0f}", "", ">= 20,000"))
         rows.append(("MB/s, 1 MB lines", f"{direct_mbs:,.0f}", f"{wrap_mbs:,.0f}", "", ">= 50"))
-    print(f"wrap vs a direct pipe to `cat` ({args.pairs} pairs, {count:,} small messages, {args.mb} x 1 MB lines; "
-          f"{os.cpu_count()} CPUs)")
+    print(
+        f"wrap vs a direct pipe to `cat` ({args.pairs} pairs, {count:,} small messages, {args.mb} x 1 MB lines; "
+        f"{os.cpu_count()} CPUs)"
+    )
     print(f"| {'measure':<32} | {'direct':>10} | {'wrap':>10} | {'added':>8} | {'target':>10} |")
     print(f"|{'-' * 34}|{'-' * 12}|{'-' * 12}|{'-' * 10}|{'-' * 12}|")
     for name, a, b, c, target in rows:

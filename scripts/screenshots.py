@@ -16,31 +16,72 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from elicit_tray.elicitation import Peer, parse_elicit_params  # noqa: E402
 from elicit_tray.ui.presenter import Presenter, save_screenshot  # noqa: E402
 
-REQUESTER = {"serverName": "calendar-server", "serverTitle": "Team Calendar", "serverVersion": "1.4.0",
-             "clientName": "agent-runner"}
+REQUESTER = {
+    "serverName": "calendar-server",
+    "serverTitle": "Team Calendar",
+    "serverVersion": "1.4.0",
+    "clientName": "agent-runner",
+}
 PEER = Peer(pid=48213, uid=1000, process_name="agent-runner")
 EXAMPLES = {
-    "form-deploy": {"message": "Confirm the deployment of web to production.", "requestedSchema": {
-        "type": "object", "properties": {
-            "environment": {"type": "string", "title": "Environment", "oneOf": [
-                {"const": "stg", "title": "Staging"}, {"const": "prd", "title": "Production"}], "default": "stg"},
-            "notify": {"type": "boolean", "title": "Notify the on-call channel", "default": True},
-            "window": {"type": "string", "format": "date-time", "title": "Deploy at",
-                       "description": "Leave empty to deploy now."},
-            "replicas": {"type": "integer", "title": "Replicas", "minimum": 1, "maximum": 10, "default": 3},
-            "reviewers": {"type": "array", "title": "Reviewers", "minItems": 1, "maxItems": 2,
-                          "items": {"type": "string", "enum": ["Ada", "Grace", "Linus"]}, "default": ["Ada"]},
-            "contact": {"type": "string", "format": "email", "title": "Contact e-mail"}},
-        "required": ["environment"]}},
-    "form-error": {"message": "How many copies should be printed?", "requestedSchema": {
-        "type": "object", "properties": {"copies": {"type": "integer", "title": "Copies", "minimum": 1,
-                                                    "maximum": 10}}, "required": ["copies"]}},
-    "url-ok": {"mode": "url", "elicitationId": "e1", "message": "Authorize access to your calendar.",
-               "url": "https://auth.example.com/connect?flow=3f1c2a9e"},
-    "url-warn": {"mode": "url", "elicitationId": "e2", "message": "Sign in to continue.",
-                 "url": "https://xn--80ak6aa92e.com/login"},
-    "url-refuse": {"mode": "url", "elicitationId": "e3", "message": "Click to continue",
-                   "url": "javascript:alert(document.cookie)"},
+    "form-deploy": {
+        "message": "Confirm the deployment of web to production.",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "environment": {
+                    "type": "string",
+                    "title": "Environment",
+                    "oneOf": [{"const": "stg", "title": "Staging"}, {"const": "prd", "title": "Production"}],
+                    "default": "stg",
+                },
+                "notify": {"type": "boolean", "title": "Notify the on-call channel", "default": True},
+                "window": {
+                    "type": "string",
+                    "format": "date-time",
+                    "title": "Deploy at",
+                    "description": "Leave empty to deploy now.",
+                },
+                "replicas": {"type": "integer", "title": "Replicas", "minimum": 1, "maximum": 10, "default": 3},
+                "reviewers": {
+                    "type": "array",
+                    "title": "Reviewers",
+                    "minItems": 1,
+                    "maxItems": 2,
+                    "items": {"type": "string", "enum": ["Ada", "Grace", "Linus"]},
+                    "default": ["Ada"],
+                },
+                "contact": {"type": "string", "format": "email", "title": "Contact e-mail"},
+            },
+            "required": ["environment"],
+        },
+    },
+    "form-error": {
+        "message": "How many copies should be printed?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"copies": {"type": "integer", "title": "Copies", "minimum": 1, "maximum": 10}},
+            "required": ["copies"],
+        },
+    },
+    "url-ok": {
+        "mode": "url",
+        "elicitationId": "e1",
+        "message": "Authorize access to your calendar.",
+        "url": "https://auth.example.com/connect?flow=3f1c2a9e",
+    },
+    "url-warn": {
+        "mode": "url",
+        "elicitationId": "e2",
+        "message": "Sign in to continue.",
+        "url": "https://xn--80ak6aa92e.com/login",
+    },
+    "url-refuse": {
+        "mode": "url",
+        "elicitationId": "e3",
+        "message": "Click to continue",
+        "url": "javascript:alert(document.cookie)",
+    },
 }
 
 

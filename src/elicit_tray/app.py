@@ -43,8 +43,11 @@ EXIT_SOCKET_ACTIVATION = 6
 
 
 #: Notices of the offscreen platform plugin about window-manager calls it ignores; harmless.
-_IGNORED_QT_MESSAGES = ("This plugin does not support propagateSizeHints()", "This plugin does not support raise()",
-                        "This plugin does not support requestActivate()")
+_IGNORED_QT_MESSAGES = (
+    "This plugin does not support propagateSizeHints()",
+    "This plugin does not support raise()",
+    "This plugin does not support requestActivate()",
+)
 
 
 def _quiet_platform_notices() -> None:
@@ -93,9 +96,17 @@ def _show_when_a_tray_appears(tray: Tray) -> QTimer | None:
     return timer
 
 
-def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: Path | None = None,
-          no_browser: bool = False, arm_delay_ms: int | None = None, log_values: bool = False,
-          timeout_s: int | None = None, settings: dict[str, Any] | None = None) -> int:
+def serve(
+    socket_path: Path,
+    *,
+    plan_path: Path | None = None,
+    screenshot_dir: Path | None = None,
+    no_browser: bool = False,
+    arm_delay_ms: int | None = None,
+    log_values: bool = False,
+    timeout_s: int | None = None,
+    settings: dict[str, Any] | None = None,
+) -> int:
     """Run the tray app until it is quit; returns the process exit code.
 
     Args:
@@ -131,8 +142,13 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     from .ui.tray import Tray
 
     app = _qt_application()
-    presenter = _presenter(plan_path=plan_path, screenshot_dir=screenshot_dir, no_browser=no_browser,
-                           arm_delay_ms=arm_delay_ms, timeout_s=timeout_s or 0)
+    presenter = _presenter(
+        plan_path=plan_path,
+        screenshot_dir=screenshot_dir,
+        no_browser=no_browser,
+        arm_delay_ms=arm_delay_ms,
+        timeout_s=timeout_s or 0,
+    )
     preferences = Preferences(settings_store(), {**(settings or {}), "timeout_s": timeout_s})
     from .ui.release import IdleRelease  # heap trimmed once no request and no dialog is left
 
@@ -151,8 +167,14 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
         _say_why_not(served)
         journal.close()
         return served.exit_code
-    journal.record("started", pid=os.getpid(), version=__version__, socket=str(served), log_values=log_values,
-                   socket_activated=endpoint.adopted)
+    journal.record(
+        "started",
+        pid=os.getpid(),
+        version=__version__,
+        socket=str(served),
+        log_values=log_values,
+        socket_activated=endpoint.adopted,
+    )
     # Only now, holding the socket's lock: a second instance exits above, never opening it.
     journal.attach(open_history())
     settings_timer = connect_settings(preferences, presenter, journal, fixed_arm_delay=arm_delay_ms is not None)
@@ -163,8 +185,12 @@ def serve(socket_path: Path, *, plan_path: Path | None = None, screenshot_dir: P
     tray = Tray(presenter, on_quit=request_quit, recorder=journal, preferences=preferences, socket_path=served)
     tray_watch = _show_when_a_tray_appears(tray)
     wake = _wake_for_signal_handlers()
-    print(f"elicit-tray {__version__} listening on {served}"
-          f"{'' if tray_watch is None else ' (no system tray available yet)'}", file=sys.stderr, flush=True)
+    print(
+        f"elicit-tray {__version__} listening on {served}"
+        f"{'' if tray_watch is None else ' (no system tray available yet)'}",
+        file=sys.stderr,
+        flush=True,
+    )
     _run_until_quit(app, loop, quitting, dispatcher, endpoint)
     wake.stop()
     settings_timer.stop()
@@ -200,8 +226,9 @@ def _headless_browser(href: str) -> bool:
     return True
 
 
-def _presenter(*, plan_path: Path | None, screenshot_dir: Path | None, no_browser: bool,
-               arm_delay_ms: int | None, timeout_s: int) -> Presenter:
+def _presenter(
+    *, plan_path: Path | None, screenshot_dir: Path | None, no_browser: bool, arm_delay_ms: int | None, timeout_s: int
+) -> Presenter:
     """The presenter (dialogs), answered by the scripted user of ``plan_path`` if one is given
     (see :func:`serve` for the arguments)."""
     from .ui import base
@@ -212,10 +239,12 @@ def _presenter(*, plan_path: Path | None, screenshot_dir: Path | None, no_browse
         from .ui.scripted import ScriptedUser, ScriptPlan
 
         on_shown = ScriptedUser(ScriptPlan.load(plan_path), screenshot_dir)
-    return Presenter(opener=_headless_browser if no_browser else system_browser,
-                     arm_delay_ms=base.ARM_DELAY_MS if arm_delay_ms is None else arm_delay_ms,
-                     timeout_s=max(0, timeout_s),
-                     on_shown=on_shown)
+    return Presenter(
+        opener=_headless_browser if no_browser else system_browser,
+        arm_delay_ms=base.ARM_DELAY_MS if arm_delay_ms is None else arm_delay_ms,
+        timeout_s=max(0, timeout_s),
+        on_shown=on_shown,
+    )
 
 
 @dataclass(frozen=True)
@@ -249,7 +278,9 @@ def _start_endpoint(endpoint: LocalEndpoint, socket_path: Path) -> Path | _Start
     except OSError as exc:
         if inherited:
             return _StartFailure(f"cannot use the socket passed by the service manager: {exc}", EXIT_SOCKET_ACTIVATION)
-        return _StartFailure(f"refusing to start: cannot use the socket path {socket_path}: {exc}", EXIT_UNSAFE_SOCKET_DIR)
+        return _StartFailure(
+            f"refusing to start: cannot use the socket path {socket_path}: {exc}", EXIT_UNSAFE_SOCKET_DIR
+        )
 
 
 def _say_why_not(failure: _StartFailure) -> None:
@@ -289,8 +320,13 @@ def _wake_for_signal_handlers() -> QTimer:
 SHUTDOWN_MESSAGE = "elicit-tray is shutting down; no answer was given"
 
 
-def _run_until_quit(app: QApplication, loop: asyncio.AbstractEventLoop, quitting: asyncio.Event,
-                    dispatcher: Dispatcher, endpoint: LocalEndpoint) -> None:
+def _run_until_quit(
+    app: QApplication,
+    loop: asyncio.AbstractEventLoop,
+    quitting: asyncio.Event,
+    dispatcher: Dispatcher,
+    endpoint: LocalEndpoint,
+) -> None:
     """Run the Qt event loop until ``quitting`` is set (or Qt quits), then shut down: every
     waiting request gets an error instead of an answer, the endpoint closes and every window is
     hidden and deleted without a word."""

@@ -25,49 +25,93 @@ __all__ = ["main"]
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="elicit-tray", description=(
-        "Native dialogs that answer MCP elicitations for local MCP clients."))
+    parser = argparse.ArgumentParser(
+        prog="elicit-tray", description=("Native dialogs that answer MCP elicitations for local MCP clients.")
+    )
     parser.add_argument("--version", action="version", version=f"elicit-tray {__version__}")
     _global_options(parser, default=None)
     sub = parser.add_subparsers(dest="command")
 
     serve = sub.add_parser("serve", help="run the tray app (the default)")
-    serve.add_argument("--scripted-user", metavar="PLAN", type=Path,
-                       help="answer every dialog with a scripted user following PLAN (JSON); for demos and tests")
+    serve.add_argument(
+        "--scripted-user",
+        metavar="PLAN",
+        type=Path,
+        help="answer every dialog with a scripted user following PLAN (JSON); for demos and tests",
+    )
     serve.add_argument("--screenshots", metavar="DIR", type=Path, help="save a PNG of every dialog in DIR")
     serve.add_argument("--no-browser", action="store_true", help="Open only prints the address (headless demo)")
     serve.add_argument("--arm-delay-ms", type=int, default=None, help=argparse.SUPPRESS)
-    serve.add_argument("--timeout", metavar="SECONDS", type=int, default=None,
-                       help="answer cancel when a dialog is left untouched this long; a visible countdown "
-                            "stops at the first key or click (default: the settings file, else 0, no timeout)")
-    serve.add_argument("--log-values", action="store_true",
-                       help="the request log and the -v log also record field values, messages and full "
-                            "URLs (default: never; see $ELICIT_TRAY_LOG)")
+    serve.add_argument(
+        "--timeout",
+        metavar="SECONDS",
+        type=int,
+        default=None,
+        help="answer cancel when a dialog is left untouched this long; a visible countdown "
+        "stops at the first key or click (default: the settings file, else 0, no timeout)",
+    )
+    serve.add_argument(
+        "--log-values",
+        action="store_true",
+        help="the request log and the -v log also record field values, messages and full "
+        "URLs (default: never; see $ELICIT_TRAY_LOG)",
+    )
 
     # Settings (issue 15): each also in the settings file and the Settings window; these win.
-    serve.add_argument("--consent-delay-ms", metavar="MS", type=int, default=None,
-                       help="how long every button stays disarmed after a dialog appears or regains focus "
-                            "(300-5000; default: the settings file, else 700)")
-    serve.add_argument("--history", action=argparse.BooleanOptionalAction, default=None,
-                       help="keep the decision history (default: the settings file, else on; "
-                            "$ELICIT_TRAY_HISTORY=PATH|off moves it or turns it off)")
-    serve.add_argument("--history-values", action=argparse.BooleanOptionalAction, default=None,
-                       help="keep submitted form values in the history, never secret-looking ones (default: on)")
-    serve.add_argument("--history-query", action=argparse.BooleanOptionalAction, default=None,
-                       help="keep URL query strings and fragments in the history (default: off)")
-    serve.add_argument("--retention-days", metavar="DAYS", type=int, default=None,
-                       help="delete decisions older than this, at start and daily (0: keep; default: 90)")
-    serve.add_argument("--lang", metavar="CODE", default=None,
-                       help="language of the dialogs and windows, e.g. de, ar, en (default: the settings file, "
-                            "else the system's)")
+    serve.add_argument(
+        "--consent-delay-ms",
+        metavar="MS",
+        type=int,
+        default=None,
+        help="how long every button stays disarmed after a dialog appears or regains focus "
+        "(300-5000; default: the settings file, else 700)",
+    )
+    serve.add_argument(
+        "--history",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="keep the decision history (default: the settings file, else on; "
+        "$ELICIT_TRAY_HISTORY=PATH|off moves it or turns it off)",
+    )
+    serve.add_argument(
+        "--history-values",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="keep submitted form values in the history, never secret-looking ones (default: on)",
+    )
+    serve.add_argument(
+        "--history-query",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="keep URL query strings and fragments in the history (default: off)",
+    )
+    serve.add_argument(
+        "--retention-days",
+        metavar="DAYS",
+        type=int,
+        default=None,
+        help="delete decisions older than this, at start and daily (0: keep; default: 90)",
+    )
+    serve.add_argument(
+        "--lang",
+        metavar="CODE",
+        default=None,
+        help="language of the dialogs and windows, e.g. de, ar, en (default: the settings file, else the system's)",
+    )
 
     history = sub.add_parser("history", help="print the decision history (newest first)")
     history.add_argument("--json", action="store_true", help="print a JSON array of rows (every column)")
-    history.add_argument("--since", metavar="DATE", help="only decisions received since DATE (YYYY-MM-DD, local "
-                         "midnight, or an ISO 8601 date-time)")
+    history.add_argument(
+        "--since",
+        metavar="DATE",
+        help="only decisions received since DATE (YYYY-MM-DD, local midnight, or an ISO 8601 date-time)",
+    )
     history.add_argument("--server", metavar="NAME", help="only decisions of this (self-reported) server")
-    history.add_argument("--outcome", metavar="O", help="only this outcome (accept, decline, cancel-escape, ..., "
-                         "interrupted; 'cancel' matches every cancel-*)")
+    history.add_argument(
+        "--outcome",
+        metavar="O",
+        help="only this outcome (accept, decline, cancel-escape, ..., interrupted; 'cancel' matches every cancel-*)",
+    )
 
     ask = sub.add_parser("ask", help="send one elicitation/create request; print the ElicitResult JSON")
     ask.add_argument("file", nargs="?", default="-", help="params JSON file, or - for stdin (default)")
@@ -75,45 +119,78 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--no-start", action="store_true", help="do not start the tray app if it is not running")
 
     demo = sub.add_parser("demo", help="run the bundled MCP server and answer its elicitations")
-    demo.add_argument("--headless", action="store_true",
-                      help="offscreen, with a scripted user (the default when there is no display)")
+    demo.add_argument(
+        "--headless", action="store_true", help="offscreen, with a scripted user (the default when there is no display)"
+    )
     demo.add_argument("--out", type=Path, default=Path("demo-output"), help="folder for the PNGs (headless)")
-    demo.add_argument("--mode", choices=["legacy", "2026-07-28", "both"], default="both",
-                      help="MCP protocol version(s) to run (default: both)")
+    demo.add_argument(
+        "--mode",
+        choices=["legacy", "2026-07-28", "both"],
+        default="both",
+        help="MCP protocol version(s) to run (default: both)",
+    )
 
-    wrap = sub.add_parser("wrap", help="run an MCP stdio server behind a proxy that answers its elicitations "
-                          "through the tray app, for hosts that cannot (elicit-tray wrap -- <server command...>)")
-    wrap.add_argument("--policy", choices=["complement", "always", "off"], default="complement",
-                      help="complement: answer only the modes the host did not declare (default); always: answer "
-                           "every elicitation, even if the host declared it; off: a plain pipe")
-    wrap.add_argument("--wire-log", metavar="PATH", type=Path, default=None,
-                      help="append every line sent to the host and to the server to PATH (debugging; default: "
-                           "$ELICIT_TRAY_WRAP_LOG)")
+    wrap = sub.add_parser(
+        "wrap",
+        help="run an MCP stdio server behind a proxy that answers its elicitations "
+        "through the tray app, for hosts that cannot (elicit-tray wrap -- <server command...>)",
+    )
+    wrap.add_argument(
+        "--policy",
+        choices=["complement", "always", "off"],
+        default="complement",
+        help="complement: answer only the modes the host did not declare (default); always: answer "
+        "every elicitation, even if the host declared it; off: a plain pipe",
+    )
+    wrap.add_argument(
+        "--wire-log",
+        metavar="PATH",
+        type=Path,
+        default=None,
+        help="append every line sent to the host and to the server to PATH (debugging; default: $ELICIT_TRAY_WRAP_LOG)",
+    )
     wrap.add_argument("server", nargs=argparse.REMAINDER, help="-- then the server command and its arguments")
 
     check = sub.add_parser("check-url", help="print the URL analysis used by the consent dialog")
     check.add_argument("url")
     check.add_argument("--json", action="store_true", help="print {verdict, reasons, display_host, registrable_domain}")
 
-    lint = sub.add_parser("check", help="say what the tray would do with an elicitation (for server authors): "
-                          "the -32602 errors it would answer, warnings, and a PNG of the dialog")
-    lint.add_argument("file", help="params JSON of an elicitation/create (or a requestedSchema with --schema); - for stdin")
+    lint = sub.add_parser(
+        "check",
+        help="say what the tray would do with an elicitation (for server authors): "
+        "the -32602 errors it would answer, warnings, and a PNG of the dialog",
+    )
+    lint.add_argument(
+        "file", help="params JSON of an elicitation/create (or a requestedSchema with --schema); - for stdin"
+    )
     lint.add_argument("--schema", action="store_true", help="the file is a bare requestedSchema")
-    lint.add_argument("--json", action="store_true", help='print {"errors": [{path, message}], "warnings": [{id, path, message}]}')
+    lint.add_argument(
+        "--json", action="store_true", help='print {"errors": [{path, message}], "warnings": [{id, path, message}]}'
+    )
     lint.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
     lint.add_argument("--png", metavar="OUT", type=Path, help="render the dialog offscreen to this PNG")
     lint.add_argument("--theme", choices=["light", "dark", "high-contrast"], default="light", help="(with --png)")
     lint.add_argument("--scale", type=float, default=1.0, help="device pixel ratio, e.g. 2 for 200%% (with --png)")
     lint.add_argument("--lang", help="language of the dialog, e.g. de (with --png; default English)")
     lint.add_argument("--width", metavar="PX", type=int, help="dialog width in logical pixels (with --png)")
-    lint.add_argument("--after-submit", action="store_true",
-                      help="render after pressing Accept on the untouched form, with its inline errors (with --png)")
+    lint.add_argument(
+        "--after-submit",
+        action="store_true",
+        help="render after pressing Accept on the untouched form, with its inline errors (with --png)",
+    )
 
-    install = sub.add_parser("install-desktop", help="install the desktop entry, icon, AppStream metainfo and "
-                             "systemd user units (socket activation) for the current user (Linux)")
-    install.add_argument("--user", action="store_true", default=True,
-                         help="for the current user, in $XDG_DATA_HOME and $XDG_CONFIG_HOME (the default and "
-                              "only choice; distribution packages install packaging/linux/ system-wide)")
+    install = sub.add_parser(
+        "install-desktop",
+        help="install the desktop entry, icon, AppStream metainfo and "
+        "systemd user units (socket activation) for the current user (Linux)",
+    )
+    install.add_argument(
+        "--user",
+        action="store_true",
+        default=True,
+        help="for the current user, in $XDG_DATA_HOME and $XDG_CONFIG_HOME (the default and "
+        "only choice; distribution packages install packaging/linux/ system-wide)",
+    )
     install.add_argument("--autostart", action="store_true", help="also start the tray app at login")
     uninstall = sub.add_parser("uninstall-desktop", help="remove what install-desktop (and Start at login) installed")
     uninstall.add_argument("--user", action="store_true", default=True, help="for the current user (the default)")
@@ -126,11 +203,21 @@ def _global_options(parser: argparse.ArgumentParser, default: object) -> None:
     """``--socket`` and ``-v``, before or after the subcommand (``elicit-tray serve --socket S``
     and ``elicit-tray --socket S serve`` mean the same); ``default`` SUPPRESS on a subcommand
     keeps the value given before it."""
-    parser.add_argument("--socket", metavar="PATH", default=default, help="IPC socket path, in a directory only you "
-                        "can use (mode 0700) (default: $ELICIT_TRAY_SOCKET, else $XDG_RUNTIME_DIR/elicit-tray/socket, "
-                        "else /run/user/<uid>/elicit-tray/socket, else ~/.local/state/elicit-tray/run/socket)")
-    parser.add_argument("-v", "--verbose", action="store_true", default=False if default is None else default,
-                        help="log what happens to stderr")
+    parser.add_argument(
+        "--socket",
+        metavar="PATH",
+        default=default,
+        help="IPC socket path, in a directory only you "
+        "can use (mode 0700) (default: $ELICIT_TRAY_SOCKET, else $XDG_RUNTIME_DIR/elicit-tray/socket, "
+        "else /run/user/<uid>/elicit-tray/socket, else ~/.local/state/elicit-tray/run/socket)",
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        default=False if default is None else default,
+        help="log what happens to stderr",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,14 +234,26 @@ def main(argv: list[str] | None = None) -> int:
     if command == "serve":
         from .app import serve
 
-        return serve(socket_path, plan_path=getattr(args, "scripted_user", None),
-                     screenshot_dir=getattr(args, "screenshots", None),
-                     no_browser=getattr(args, "no_browser", False), arm_delay_ms=getattr(args, "arm_delay_ms", None),
-                     log_values=getattr(args, "log_values", False), timeout_s=getattr(args, "timeout", None),
-                     settings={name: getattr(args, option, None) for name, option in (
-                         ("consent_delay_ms", "consent_delay_ms"), ("history", "history"),
-                         ("history_values", "history_values"), ("history_query", "history_query"),
-                         ("retention_days", "retention_days"), ("language", "lang"))})
+        return serve(
+            socket_path,
+            plan_path=getattr(args, "scripted_user", None),
+            screenshot_dir=getattr(args, "screenshots", None),
+            no_browser=getattr(args, "no_browser", False),
+            arm_delay_ms=getattr(args, "arm_delay_ms", None),
+            log_values=getattr(args, "log_values", False),
+            timeout_s=getattr(args, "timeout", None),
+            settings={
+                name: getattr(args, option, None)
+                for name, option in (
+                    ("consent_delay_ms", "consent_delay_ms"),
+                    ("history", "history"),
+                    ("history_values", "history_values"),
+                    ("history_query", "history_query"),
+                    ("retention_days", "retention_days"),
+                    ("language", "lang"),
+                )
+            },
+        )
     if command == "history":
         from .history import print_history
 
@@ -171,8 +270,9 @@ def main(argv: list[str] | None = None) -> int:
         from .wrap.shell import wrap_main
 
         server = args.server[1:] if args.server[:1] == ["--"] else args.server
-        log = args.wire_log or (Path(os.environ["ELICIT_TRAY_WRAP_LOG"]) if os.environ.get("ELICIT_TRAY_WRAP_LOG")
-                                else None)
+        log = args.wire_log or (
+            Path(os.environ["ELICIT_TRAY_WRAP_LOG"]) if os.environ.get("ELICIT_TRAY_WRAP_LOG") else None
+        )
         return wrap_main(server, policy=args.policy, socket_path=socket_path, wire_log=log)
     if command == "check-url":
         return _check_url(args)
@@ -201,14 +301,17 @@ def _ask(args: argparse.Namespace, socket_path: Path) -> int:
         meta = params.setdefault("_meta", {})
         meta.setdefault("elicit-tray/requester", {})["serverName"] = args.server_name
     try:
-        result = asyncio.run(request("elicitation/create", params, socket_path=socket_path,
-                                     autostart=not args.no_start))
+        result = asyncio.run(
+            request("elicitation/create", params, socket_path=socket_path, autostart=not args.no_start)
+        )
     except TrayUnavailable as exc:
         print(f"elicit-tray ask: {exc.message}", file=sys.stderr)
         return 5
     except TrayError as exc:
-        print(json.dumps({"code": exc.code, "message": exc.message, "data": exc.data}, ensure_ascii=False),
-              file=sys.stderr)
+        print(
+            json.dumps({"code": exc.code, "message": exc.message, "data": exc.data}, ensure_ascii=False),
+            file=sys.stderr,
+        )
         return 1
     print(json.dumps(result, ensure_ascii=False))
     return 0
@@ -250,8 +353,10 @@ def _desktop(command: str, args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"elicit-tray {command}: {exc}", file=sys.stderr)
         return 1
-    print("To start elicit-tray on the first request (socket activation), run:\n"
-          "  systemctl --user daemon-reload && systemctl --user enable --now elicit-tray.socket")
+    print(
+        "To start elicit-tray on the first request (socket activation), run:\n"
+        "  systemctl --user daemon-reload && systemctl --user enable --now elicit-tray.socket"
+    )
     return 0
 
 

@@ -29,16 +29,28 @@ import stat
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from .ipc import jsonrpc as rpc
 from .paths import SocketPathTooLong, check_socket_path_length, default_socket_path
 
 __all__ = [
-    "TrayError", "TrayUnavailable", "request", "ensure_running", "elicitation_callback",
-    "completion_forwarder", "notify", "STARTUP_TIMEOUT_S", "UntrustedSocket", "open_connection", "check_socket",
-    "peer_credentials", "Completions", "COMPLETION_HOLD_S",
+    "TrayError",
+    "TrayUnavailable",
+    "request",
+    "ensure_running",
+    "elicitation_callback",
+    "completion_forwarder",
+    "notify",
+    "STARTUP_TIMEOUT_S",
+    "UntrustedSocket",
+    "open_connection",
+    "check_socket",
+    "peer_credentials",
+    "Completions",
+    "COMPLETION_HOLD_S",
 ]
 
 #: How long :func:`ensure_running` waits for a started tray app to listen (seconds).
@@ -66,9 +78,11 @@ class TrayUnavailable(TrayError):
 
 
 #: What to do when the socket is not the user's own (part of every :class:`UntrustedSocket` message).
-_IMPERSONATION = ("Another user may be impersonating the tray app: do not use this path. Remove {target} (an "
-                  "administrator may have to) or choose a socket in a directory only you own, with mode 0700 "
-                  "(--socket PATH or ELICIT_TRAY_SOCKET), then start elicit-tray again.")
+_IMPERSONATION = (
+    "Another user may be impersonating the tray app: do not use this path. Remove {target} (an "
+    "administrator may have to) or choose a socket in a directory only you own, with mode 0700 "
+    "(--socket PATH or ELICIT_TRAY_SOCKET), then start elicit-tray again."
+)
 
 
 class UntrustedSocket(TrayUnavailable):
@@ -137,27 +151,43 @@ def check_socket(path: Path) -> None:
     directory = path.parent
     info = os.lstat(directory)
     if not stat.S_ISDIR(info.st_mode):
-        raise UntrustedSocket(path, info.st_uid, f"{directory} is not a directory (owned by uid {info.st_uid})",
-                              _IMPERSONATION.format(target=directory))
+        raise UntrustedSocket(
+            path,
+            info.st_uid,
+            f"{directory} is not a directory (owned by uid {info.st_uid})",
+            _IMPERSONATION.format(target=directory),
+        )
     if info.st_uid != me:
-        raise UntrustedSocket(path, info.st_uid,
-                              f"its directory {directory} is owned by uid {info.st_uid}, not by you (uid {me})",
-                              _IMPERSONATION.format(target=directory))
+        raise UntrustedSocket(
+            path,
+            info.st_uid,
+            f"its directory {directory} is owned by uid {info.st_uid}, not by you (uid {me})",
+            _IMPERSONATION.format(target=directory),
+        )
     if info.st_mode & 0o077:
         raise UntrustedSocket(
-            path, info.st_uid,
+            path,
+            info.st_uid,
             f"its directory {directory} (owned by uid {info.st_uid}) has mode {stat.S_IMODE(info.st_mode):04o}, "
             "open to other users; it must be 0700",
             f"Other users may have put a socket there. If you trust its contents, run: chmod 700 {directory}; "
-            f"otherwise remove {path}. Then start elicit-tray again.")
+            f"otherwise remove {path}. Then start elicit-tray again.",
+        )
     info = os.lstat(path)
     if not stat.S_ISSOCK(info.st_mode):
-        raise UntrustedSocket(path, info.st_uid, f"it is not a socket (owned by uid {info.st_uid})",
-                              f"Remove {path}, then start elicit-tray again.")
+        raise UntrustedSocket(
+            path,
+            info.st_uid,
+            f"it is not a socket (owned by uid {info.st_uid})",
+            f"Remove {path}, then start elicit-tray again.",
+        )
     if info.st_uid != me:
-        raise UntrustedSocket(path, info.st_uid,
-                              f"the socket is owned by uid {info.st_uid}, not by you (uid {me})",
-                              _IMPERSONATION.format(target=path))
+        raise UntrustedSocket(
+            path,
+            info.st_uid,
+            f"the socket is owned by uid {info.st_uid}, not by you (uid {me})",
+            _IMPERSONATION.format(target=path),
+        )
 
 
 async def open_connection(path: Path) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -187,14 +217,19 @@ async def open_connection(path: Path) -> tuple[asyncio.StreamReader, asyncio.Str
         creds = peer_credentials(writer.get_extra_info("socket"))
     except OSError as exc:
         writer.close()
-        raise UntrustedSocket(path, None, f"the user of the process listening there cannot be read ({exc})",
-                              _IMPERSONATION.format(target=path)) from None
+        raise UntrustedSocket(
+            path,
+            None,
+            f"the user of the process listening there cannot be read ({exc})",
+            _IMPERSONATION.format(target=path),
+        ) from None
     if creds is not None and creds[0] != me:
         writer.close()
         uid, pid = creds
         who = "the process listening there" + (f" (pid {pid})" if pid is not None else "")
-        raise UntrustedSocket(path, uid, f"{who} runs as uid {uid}, not as you (uid {me})",
-                              _IMPERSONATION.format(target=path))
+        raise UntrustedSocket(
+            path, uid, f"{who} runs as uid {uid}, not as you (uid {me})", _IMPERSONATION.format(target=path)
+        )
     return reader, writer
 
 
@@ -219,8 +254,13 @@ def _spawn_tray(path: Path) -> Callable[[], int | None]:
     log_dir.mkdir(parents=True, exist_ok=True)
     argv = [*tray_command(), "--socket", str(path), "serve"]
     if not hasattr(os, "posix_spawn"):  # pragma: no cover - Windows
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, creationflags=getattr(subprocess, "DETACHED_PROCESS", 0))
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            creationflags=getattr(subprocess, "DETACHED_PROCESS", 0),
+        )
         return proc.poll
     from .logs import open_private_log
 
@@ -229,11 +269,17 @@ def _spawn_tray(path: Path) -> Callable[[], int | None]:
     except OSError:
         output = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
     try:
-        pid = os.posix_spawn(sys.executable, argv, dict(os.environ), setsid=True, file_actions=[
-            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-            (os.POSIX_SPAWN_DUP2, output, 1),
-            (os.POSIX_SPAWN_DUP2, output, 2),
-        ])
+        pid = os.posix_spawn(
+            sys.executable,
+            argv,
+            dict(os.environ),
+            setsid=True,
+            file_actions=[
+                (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                (os.POSIX_SPAWN_DUP2, output, 1),
+                (os.POSIX_SPAWN_DUP2, output, 2),
+            ],
+        )
     finally:
         os.close(output)
 
@@ -247,8 +293,9 @@ def _spawn_tray(path: Path) -> Callable[[], int | None]:
     return poll
 
 
-async def ensure_running(socket_path: str | os.PathLike[str] | None = None, *,
-                         timeout_s: float = STARTUP_TIMEOUT_S) -> Path:
+async def ensure_running(
+    socket_path: str | os.PathLike[str] | None = None, *, timeout_s: float = STARTUP_TIMEOUT_S
+) -> Path:
     """Return the socket path once the user's own tray app answers there, starting one if needed.
 
     Every probe goes through :func:`open_connection` (nothing is ever written).
@@ -266,8 +313,10 @@ async def ensure_running(socket_path: str | os.PathLike[str] | None = None, *,
     except OSError:
         pass
     if not _display_available():
-        raise TrayUnavailable("no display to show dialogs on (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM "
-                              "are unset), and no elicit-tray app is running")
+        raise TrayUnavailable(
+            "no display to show dialogs on (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM "
+            "are unset), and no elicit-tray app is running"
+        )
     poll = _spawn_tray(path)
     deadline = time.monotonic() + timeout_s
     exit_code = None
@@ -279,8 +328,9 @@ async def ensure_running(socket_path: str | os.PathLike[str] | None = None, *,
         except OSError:
             exit_code = poll() if exit_code is None else exit_code
             if exit_code is not None and exit_code != 3:  # 3: another instance won the race; use it
-                raise TrayUnavailable(f"the elicit-tray app exited with code {exit_code} "
-                                      "(is there a display to show dialogs on?)") from None
+                raise TrayUnavailable(
+                    f"the elicit-tray app exited with code {exit_code} (is there a display to show dialogs on?)"
+                ) from None
             await asyncio.sleep(0.05)
     raise TrayUnavailable(f"the elicit-tray app did not start listening on {path} within {timeout_s:g} s")
 
@@ -293,9 +343,14 @@ def _url_consent(method: str, params: dict[str, Any] | None, result: Any) -> str
     return eid if isinstance(eid, str) and isinstance(result, dict) and result.get("action") == "accept" else None
 
 
-async def request(method: str, params: dict[str, Any] | None = None, *,
-                  socket_path: str | os.PathLike[str] | None = None, autostart: bool = True,
-                  completions: "Completions | None" = None) -> dict[str, Any]:
+async def request(
+    method: str,
+    params: dict[str, Any] | None = None,
+    *,
+    socket_path: str | os.PathLike[str] | None = None,
+    autostart: bool = True,
+    completions: Completions | None = None,
+) -> dict[str, Any]:
     """Send one JSON-RPC request to the tray app over a fresh connection and return its ``result``.
 
     The connection is made by :func:`open_connection` (the user's own tray app only). With
@@ -336,8 +391,13 @@ async def request(method: str, params: dict[str, Any] | None = None, *,
             return reply.result
     except asyncio.CancelledError:
         try:
-            writer.write(rpc.encode(rpc.notification("notifications/cancelled", {
-                "requestId": request_id, "reason": "cancelled by the requester"})))
+            writer.write(
+                rpc.encode(
+                    rpc.notification(
+                        "notifications/cancelled", {"requestId": request_id, "reason": "cancelled by the requester"}
+                    )
+                )
+            )
         except OSError:
             pass
         raise
@@ -366,7 +426,7 @@ async def notify(method: str, params: dict[str, Any], *, socket_path: str | os.P
 
 
 class _Held:
-    def __init__(self, writer: asyncio.StreamWriter, watcher: "asyncio.Task[None]"):
+    def __init__(self, writer: asyncio.StreamWriter, watcher: asyncio.Task[None]):
         self.writer, self.watcher = writer, watcher
 
 
@@ -402,7 +462,7 @@ class Completions:
                 await asyncio.wait_for(self._drain(reader), self.hold_s)
             except asyncio.CancelledError:
                 return  # complete() took the connection
-            except (asyncio.TimeoutError, OSError):
+            except (TimeoutError, OSError):
                 pass
             self._forget(elicitation_id, entry)
             writer.close()
@@ -437,8 +497,9 @@ class Completions:
         self._forget(elicitation_id, entry)
         entry.watcher.cancel()
         try:
-            entry.writer.write(rpc.encode(rpc.notification("notifications/elicitation/complete",
-                                                           {"elicitationId": elicitation_id})))
+            entry.writer.write(
+                rpc.encode(rpc.notification("notifications/elicitation/complete", {"elicitationId": elicitation_id}))
+            )
             await entry.writer.drain()
         except OSError as exc:
             log.warning("the completion of elicitation %r could not be sent: %s", elicitation_id, exc)
@@ -452,10 +513,15 @@ class Completions:
 _COMPLETIONS = Completions()
 
 
-def elicitation_callback(*, socket_path: str | os.PathLike[str] | None = None, autostart: bool = True,
-                         server_name: str | None = None, client_name: str | None = None,
-                         declared_modes: tuple[str, ...] | None = None, completions: Completions | None = None,
-                         ) -> Callable[[Any, Any], Awaitable[Any]]:
+def elicitation_callback(
+    *,
+    socket_path: str | os.PathLike[str] | None = None,
+    autostart: bool = True,
+    server_name: str | None = None,
+    client_name: str | None = None,
+    declared_modes: tuple[str, ...] | None = None,
+    completions: Completions | None = None,
+) -> Callable[[Any, Any], Awaitable[Any]]:
     """An ``elicitation_callback`` for ``mcp.Client(..., elicitation_callback=...)``.
 
     The callback has the SDK's signature ``async (ClientRequestContext, ElicitRequestParams)
@@ -491,8 +557,9 @@ def elicitation_callback(*, socket_path: str | os.PathLike[str] | None = None, a
         meta["elicit-tray/requester"] = requester
         wire["_meta"] = meta
         try:
-            result = await request("elicitation/create", wire, socket_path=socket_path, autostart=autostart,
-                                   completions=registry)
+            result = await request(
+                "elicitation/create", wire, socket_path=socket_path, autostart=autostart, completions=registry
+            )
         except TrayError as exc:
             return types.ErrorData(code=exc.code, message=exc.message, data=exc.data)
         except (OSError, ValueError) as exc:
@@ -502,9 +569,12 @@ def elicitation_callback(*, socket_path: str | os.PathLike[str] | None = None, a
     return callback
 
 
-def completion_forwarder(*, socket_path: str | os.PathLike[str] | None = None,
-                         then: Callable[[Any], Awaitable[None]] | None = None,
-                         completions: Completions | None = None) -> Callable[[Any], Awaitable[None]]:
+def completion_forwarder(
+    *,
+    socket_path: str | os.PathLike[str] | None = None,
+    then: Callable[[Any], Awaitable[None]] | None = None,
+    completions: Completions | None = None,
+) -> Callable[[Any], Awaitable[None]]:
     """A ``message_handler`` for ``mcp.Client`` that forwards ``notifications/elicitation/complete``
     (MCP 2025-11-25) to the tray app, then calls ``then(message)`` if given.
 
@@ -521,8 +591,7 @@ def completion_forwarder(*, socket_path: str | os.PathLike[str] | None = None,
     async def handler(message: Any) -> None:
         if isinstance(message, types.ElicitCompleteNotification):
             if not await registry.complete(message.params.elicitation_id):
-                log.info("no connection waits for the completion of elicitation %r",
-                         message.params.elicitation_id)
+                log.info("no connection waits for the completion of elicitation %r", message.params.elicitation_id)
         if then is not None:
             await then(message)
 

@@ -30,9 +30,26 @@ from pathlib import Path
 
 from . import __version__
 
-__all__ = ["APP_ID", "DESKTOP_ID", "AUTOSTART_ID", "METAINFO_NAME", "SOCKET_UNIT", "SERVICE_UNIT",
-           "RELEASE_DATE", "command", "render", "icon_svg", "install_plan", "install", "uninstall",
-           "autostart_path", "autostart_enabled", "set_autostart", "data_home", "config_home"]
+__all__ = [
+    "APP_ID",
+    "DESKTOP_ID",
+    "AUTOSTART_ID",
+    "METAINFO_NAME",
+    "SOCKET_UNIT",
+    "SERVICE_UNIT",
+    "RELEASE_DATE",
+    "command",
+    "render",
+    "icon_svg",
+    "install_plan",
+    "install",
+    "uninstall",
+    "autostart_path",
+    "autostart_enabled",
+    "set_autostart",
+    "data_home",
+    "config_home",
+]
 
 #: AppStream component id (reverse DNS; the project has no domain of its own).
 APP_ID = "io.github.elicit_tray"
@@ -323,8 +340,12 @@ def set_autostart(enabled: bool, env: Mapping[str, str] | None = None, argv: Seq
     if enabled:
         _write(path, render(AUTOSTART_ID, command() if argv is None else argv).encode("utf-8"))
     elif _system_autostart(env) is not None:
-        _write(path, render(AUTOSTART_ID, command() if argv is None else argv).replace(
-            "X-GNOME-Autostart-enabled=true", "Hidden=true").encode("utf-8"))
+        _write(
+            path,
+            render(AUTOSTART_ID, command() if argv is None else argv)
+            .replace("X-GNOME-Autostart-enabled=true", "Hidden=true")
+            .encode("utf-8"),
+        )
     else:
         path.unlink(missing_ok=True)
     return path

@@ -21,8 +21,18 @@ from typing import TypeVar
 
 from .request import FormRequest, UrlRequest
 
-__all__ = ["display_text", "display_line", "for_display", "invisible_chars", "describe_char", "breakable",
-           "escape_char", "LONG_RUN", "BREAK_EVERY", "ZWSP"]
+__all__ = [
+    "display_text",
+    "display_line",
+    "for_display",
+    "invisible_chars",
+    "describe_char",
+    "breakable",
+    "escape_char",
+    "LONG_RUN",
+    "BREAK_EVERY",
+    "ZWSP",
+]
 
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _JOINERS = frozenset("\u200c\u200d")  # needed by Persian, Indic scripts and emoji sequences
@@ -52,14 +62,20 @@ def escape_char(ch: str) -> str:
 def display_text(text: str) -> str:
     """Multi-line server text (message, description): newlines and tabs kept; bidi controls
     and other control characters shown as ``\\uXXXX``. Raises nothing for any ``str``."""
-    return "".join(escape_char(c) if (c in _BIDI_CONTROLS or (unicodedata.category(c) == "Cc" and c not in "\n\t"))
-                   else c for c in text)
+    return "".join(
+        escape_char(c) if (c in _BIDI_CONTROLS or (unicodedata.category(c) == "Cc" and c not in "\n\t")) else c
+        for c in text
+    )
 
 
 def _hidden(ch: str) -> bool:
     category = unicodedata.category(ch)
-    return (ch in _BIDI_CONTROLS or category in ("Cc", "Zl", "Zp") or (category == "Cf" and ch not in _JOINERS)
-            or ch in _BLANK_LETTERS)
+    return (
+        ch in _BIDI_CONTROLS
+        or category in ("Cc", "Zl", "Zp")
+        or (category == "Cf" and ch not in _JOINERS)
+        or ch in _BLANK_LETTERS
+    )
 
 
 def display_line(text: str) -> str:
@@ -151,22 +167,33 @@ def for_display(request: _Request) -> _Request:
     def line(text: str | None) -> str | None:
         return None if text is None else display_line(text)
 
-    requester = replace(request.requester, server_name=line(request.requester.server_name),
-                        server_title=line(request.requester.server_title),
-                        server_version=line(request.requester.server_version),
-                        client_name=line(request.requester.client_name))
+    requester = replace(
+        request.requester,
+        server_name=line(request.requester.server_name),
+        server_title=line(request.requester.server_title),
+        server_version=line(request.requester.server_version),
+        client_name=line(request.requester.client_name),
+    )
     peer = request.peer
-    peer = replace(peer, process_name=line(peer.process_name), executable=line(peer.executable),
-                   argv=None if peer.argv is None else tuple(display_line(a) for a in peer.argv))
+    peer = replace(
+        peer,
+        process_name=line(peer.process_name),
+        executable=line(peer.executable),
+        argv=None if peer.argv is None else tuple(display_line(a) for a in peer.argv),
+    )
     message = display_text(request.message or "")
     if not isinstance(request, FormRequest):
         return replace(request, message=message, requester=requester, peer=peer)
     fields = []
     for field in request.form.fields:
         title = field.title if field.title.strip() else (field.name.strip() or "(no name)")
-        fields.append(replace(
-            field, title=display_line(title),
-            description=None if field.description is None else display_text(field.description),
-            options=tuple(replace(o, title=display_line(o.title)) for o in field.options)))
+        fields.append(
+            replace(
+                field,
+                title=display_line(title),
+                description=None if field.description is None else display_text(field.description),
+                options=tuple(replace(o, title=display_line(o.title)) for o in field.options),
+            )
+        )
     form = replace(request.form, fields=tuple(fields))
     return replace(request, message=message, form=form, requester=requester, peer=peer)

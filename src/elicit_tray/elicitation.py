@@ -28,8 +28,8 @@ from .request import (
     MODES,
     REQUESTER_KEY,
     Accepted,
-    Cancelled,
     CancelHow,
+    Cancelled,
     Declined,
     ElicitationRequest,
     Failed,
@@ -49,14 +49,37 @@ from .schema import SchemaError, Violation, parse_requested_schema
 from .schema.pointer import pointer
 
 __all__ = [
-    "ParamsError", "parse_elicit_params",
+    "ParamsError",
+    "parse_elicit_params",
     # re-exported from elicit_tray.request
-    "Requester", "Peer", "RequestBase", "FormRequest", "UrlRequest", "ElicitationRequest", "Mode", "MODES",
-    "CancelHow", "UrlVerdict", "Handler", "Accepted", "Declined", "Cancelled", "Failed", "Outcome", "outcome_kind",
+    "Requester",
+    "Peer",
+    "RequestBase",
+    "FormRequest",
+    "UrlRequest",
+    "ElicitationRequest",
+    "Mode",
+    "MODES",
+    "CancelHow",
+    "UrlVerdict",
+    "Handler",
+    "Accepted",
+    "Declined",
+    "Cancelled",
+    "Failed",
+    "Outcome",
+    "outcome_kind",
     "outcome_to_result",
     # re-exported from elicit_tray.limits
-    "MAX_MESSAGE_CHARS", "MAX_TEXT_CHARS", "MAX_PROPERTIES", "MAX_OPTIONS", "MAX_URL_CHARS", "limit_violations",
-    "MAX_CMDLINE_BYTES", "MAX_FORM_OPTIONS", "MAX_PATTERN_CHARS",
+    "MAX_MESSAGE_CHARS",
+    "MAX_TEXT_CHARS",
+    "MAX_PROPERTIES",
+    "MAX_OPTIONS",
+    "MAX_URL_CHARS",
+    "limit_violations",
+    "MAX_CMDLINE_BYTES",
+    "MAX_FORM_OPTIONS",
+    "MAX_PATTERN_CHARS",
 ]
 
 
@@ -77,8 +100,12 @@ def _requester(meta: Any) -> tuple[Requester, list[Violation]]:
         return Requester(), [Violation(path, "must be an object")]
     problems = []
     values: dict[str, Any] = {}
-    for key, attr in (("serverName", "server_name"), ("serverTitle", "server_title"),
-                      ("serverVersion", "server_version"), ("clientName", "client_name")):
+    for key, attr in (
+        ("serverName", "server_name"),
+        ("serverTitle", "server_title"),
+        ("serverVersion", "server_version"),
+        ("clientName", "client_name"),
+    ):
         value = raw.get(key)
         if value is not None and not isinstance(value, str):
             problems.append(Violation(f"{path}/{key}", "must be a string"))
@@ -115,10 +142,20 @@ def parse_elicit_params(params: dict[str, Any], peer: Peer | None = None) -> Eli
     problems += meta_problems
     mode = params.get("mode", "form")
     if mode not in MODES:
-        raise ParamsError(problems + [Violation("/mode", f'unsupported elicitation mode {mode!r}; expected "form" or "url"')])
+        raise ParamsError(
+            problems + [Violation("/mode", f'unsupported elicitation mode {mode!r}; expected "form" or "url"')]
+        )
     if requester.declared_modes is not None and mode not in requester.declared_modes:
-        raise ParamsError(problems + [Violation("/mode", f'mode "{mode}" was not declared by the client '
-                                                f"(declared: {', '.join(requester.declared_modes) or 'none'})")])
+        raise ParamsError(
+            problems
+            + [
+                Violation(
+                    "/mode",
+                    f'mode "{mode}" was not declared by the client '
+                    f"(declared: {', '.join(requester.declared_modes) or 'none'})",
+                )
+            ]
+        )
     message = params.get("message")
     if not isinstance(message, str):
         problems.append(Violation("/message", '"message" must be a string'))

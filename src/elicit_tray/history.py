@@ -46,16 +46,33 @@ import logging
 import os
 import sqlite3
 import time
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
 from .logs import Journal, UnsafeLogFile, open_private_log
 
-__all__ = ["COLUMNS", "DEFAULT_RETENTION_DAYS", "ENV_HISTORY", "HistoryError", "History", "MIGRATIONS",
-           "Privacy", "Recorder", "SCHEMA_VERSION", "default_history_path", "export_csv", "export_json",
-           "format_time", "history_url", "open_history", "parse_since", "print_history"]
+__all__ = [
+    "COLUMNS",
+    "DEFAULT_RETENTION_DAYS",
+    "ENV_HISTORY",
+    "HistoryError",
+    "History",
+    "MIGRATIONS",
+    "Privacy",
+    "Recorder",
+    "SCHEMA_VERSION",
+    "default_history_path",
+    "export_csv",
+    "export_json",
+    "format_time",
+    "history_url",
+    "open_history",
+    "parse_since",
+    "print_history",
+]
 
 log = logging.getLogger(__name__)
 
@@ -92,9 +109,31 @@ MIGRATIONS: tuple[str, ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 #: The keys of a row (:meth:`History.rows`), in order; also the JSON/CSV export's columns.
-COLUMNS = ("id", "received", "shown", "answered", "duration_ms", "server", "server_title", "server_version",
-           "client", "process", "pid", "executable", "uid", "mode", "message", "fields", "url", "url_verdict",
-           "url_reasons", "outcome", "detail", "request_id", "key")
+COLUMNS = (
+    "id",
+    "received",
+    "shown",
+    "answered",
+    "duration_ms",
+    "server",
+    "server_title",
+    "server_version",
+    "client",
+    "process",
+    "pid",
+    "executable",
+    "uid",
+    "mode",
+    "message",
+    "fields",
+    "url",
+    "url_verdict",
+    "url_reasons",
+    "outcome",
+    "detail",
+    "request_id",
+    "key",
+)
 _TIMES = ("received", "shown", "answered")
 _JSON_COLUMNS = ("fields", "url_reasons", "request_id")
 
@@ -216,7 +255,8 @@ class History:
                 self._db.execute("PRAGMA synchronous = NORMAL")
                 self._migrate()
                 self.interrupted = self._db.execute(
-                    "UPDATE decisions SET outcome = 'interrupted' WHERE outcome = 'pending'").rowcount
+                    "UPDATE decisions SET outcome = 'interrupted' WHERE outcome = 'pending'"
+                ).rowcount
                 for extra in ("-wal", "-shm"):
                     if os.path.exists(f"{self.path}{extra}"):
                         os.chmod(f"{self.path}{extra}", 0o600)
@@ -234,8 +274,9 @@ class History:
     def _migrate(self) -> None:
         version = self.version
         if version > SCHEMA_VERSION:
-            raise HistoryError(f"{self.path} has schema version {version}; this elicit-tray knows up to "
-                               f"{SCHEMA_VERSION}")
+            raise HistoryError(
+                f"{self.path} has schema version {version}; this elicit-tray knows up to {SCHEMA_VERSION}"
+            )
         for number in range(version, SCHEMA_VERSION):
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -256,20 +297,28 @@ class History:
     def insert(self, **values: Any) -> int:
         """Insert one row (keys of :data:`COLUMNS` but ``id``; times as Unix seconds; ``fields``,
         ``url_reasons``, ``request_id`` as Python values, stored as JSON) and return its id."""
-        row = {k: (json.dumps(v, ensure_ascii=False) if k in _JSON_COLUMNS and v is not None else v)
-               for k, v in values.items() if k in self._columns}
+        row = {
+            k: (json.dumps(v, ensure_ascii=False) if k in _JSON_COLUMNS and v is not None else v)
+            for k, v in values.items()
+            if k in self._columns
+        }
         names = ", ".join(row)
-        cursor = self._db.execute(f"INSERT INTO decisions ({names}) VALUES ({', '.join('?' * len(row))})",
-                                  tuple(row.values()))
+        cursor = self._db.execute(
+            f"INSERT INTO decisions ({names}) VALUES ({', '.join('?' * len(row))})", tuple(row.values())
+        )
         return int(cursor.lastrowid or 0)
 
     def update(self, row_id: int, **values: Any) -> None:
         """Set columns of row ``row_id`` (same conventions as :meth:`insert`)."""
-        row = {k: (json.dumps(v, ensure_ascii=False) if k in _JSON_COLUMNS and v is not None else v)
-               for k, v in values.items() if k in self._columns}
+        row = {
+            k: (json.dumps(v, ensure_ascii=False) if k in _JSON_COLUMNS and v is not None else v)
+            for k, v in values.items()
+            if k in self._columns
+        }
         if row:
-            self._db.execute(f"UPDATE decisions SET {', '.join(f'{k} = ?' for k in row)} WHERE id = ?",
-                             (*row.values(), row_id))
+            self._db.execute(
+                f"UPDATE decisions SET {', '.join(f'{k} = ?' for k in row)} WHERE id = ?", (*row.values(), row_id)
+            )
 
     def prune(self, retention_days: int) -> int:
         """Delete finished rows received more than ``retention_days`` days (of 86,400 s) ago;
@@ -277,8 +326,7 @@ class History:
         if retention_days <= 0:
             return 0
         cutoff = self.clock() - retention_days * 86400
-        return self._db.execute("DELETE FROM decisions WHERE received < ? AND outcome != 'pending'",
-                                (cutoff,)).rowcount
+        return self._db.execute("DELETE FROM decisions WHERE received < ? AND outcome != 'pending'", (cutoff,)).rowcount
 
     def clear(self) -> int:
         """Delete every finished row ("Clear history"); pending ones stay to be completed.
@@ -288,8 +336,16 @@ class History:
         return count
 
     # -- reading --------------------------------------------------------------------------------
-    def rows(self, *, since: float | None = None, until: float | None = None, server: str | None = None,
-             outcome: str | None = None, search: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+    def rows(
+        self,
+        *,
+        since: float | None = None,
+        until: float | None = None,
+        server: str | None = None,
+        outcome: str | None = None,
+        search: str | None = None,
+        limit: int | None = None,
+    ) -> list[dict[str, Any]]:
         """The rows, newest first, as ``dict`` with the keys of :data:`COLUMNS` (times as RFC 3339
         UTC strings, JSON columns decoded, columns missing from an older schema ``None``).
 
@@ -316,17 +372,34 @@ class History:
                 where.append("outcome = ?")
                 args.append(outcome)
         if search:
-            searchable = [c for c in ("server", "server_title", "client", "process", "message", "url", "detail",
-                                      "fields", "outcome") if c in self._columns]
+            searchable = [
+                c
+                for c in (
+                    "server",
+                    "server_title",
+                    "client",
+                    "process",
+                    "message",
+                    "url",
+                    "detail",
+                    "fields",
+                    "outcome",
+                )
+                if c in self._columns
+            ]
             where.append("(" + " OR ".join(f"instr(lower(coalesce({c}, '')), ?) > 0" for c in searchable) + ")")
             args += [search.lower()] * len(searchable)
-        sql = "SELECT * FROM decisions" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY received DESC, id DESC"
+        sql = (
+            "SELECT * FROM decisions"
+            + (" WHERE " + " AND ".join(where) if where else "")
+            + " ORDER BY received DESC, id DESC"
+        )
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
         return [self._row(r) for r in self._db.execute(sql, args)]
 
     def _row(self, record: sqlite3.Row) -> dict[str, Any]:
-        data = dict(zip(record.keys(), record))
+        data = dict(zip(record.keys(), record, strict=True))
         out: dict[str, Any] = {}
         for column in COLUMNS:
             value = data.get(column)
@@ -339,8 +412,10 @@ class History:
 
     def servers(self) -> list[str]:
         """The distinct server names in the history, sorted."""
-        return [r[0] for r in self._db.execute(
-            "SELECT DISTINCT server FROM decisions WHERE server IS NOT NULL ORDER BY server")]
+        return [
+            r[0]
+            for r in self._db.execute("SELECT DISTINCT server FROM decisions WHERE server IS NOT NULL ORDER BY server")
+        ]
 
     def count(self) -> int:
         """Rows in the history."""
@@ -361,6 +436,7 @@ def open_history(path: Path | None = None) -> History | None:
 
 
 # -- export ---------------------------------------------------------------------------------------
+
 
 def export_json(rows: Iterable[dict[str, Any]]) -> str:
     """The rows as a JSON array of objects (keys of :data:`COLUMNS` in order), two-space indent,
@@ -429,8 +505,14 @@ class Recorder:
 
     log_values = True
 
-    def __init__(self, journal: Journal | None = None, history: History | None = None, *,
-                 privacy: Privacy = Privacy(), clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        journal: Journal | None = None,
+        history: History | None = None,
+        *,
+        privacy: Privacy = Privacy(),
+        clock: Callable[[], float] = time.time,
+    ):
         self.journal = journal or Journal(None)
         self.history = history
         self.privacy = privacy
@@ -550,8 +632,12 @@ class Recorder:
         assert self.history is not None
         now = self.clock()
         outcome = fields.get("outcome")
-        values: dict[str, Any] = {"outcome": outcome, "detail": _detail(fields), "answered": now,
-                                  "request_id": fields.get("id")}
+        values: dict[str, Any] = {
+            "outcome": outcome,
+            "detail": _detail(fields),
+            "answered": now,
+            "request_id": fields.get("id"),
+        }
         try:
             if entry is not None:
                 values["duration_ms"] = round((now - entry.received) * 1000, 3)
@@ -559,9 +645,17 @@ class Recorder:
                     values["fields"] = self._fields(entry.request, fields.get("content"))
                 self.history.update(entry.row_id, **values)
             else:
-                values.update(received=now, duration_ms=fields.get("ms"), pid=fields.get("pid"),
-                              process=fields.get("process"), uid=fields.get("uid"), server=fields.get("server"),
-                              client=fields.get("client"), mode=fields.get("mode"), message=fields.get("message"))
+                values.update(
+                    received=now,
+                    duration_ms=fields.get("ms"),
+                    pid=fields.get("pid"),
+                    process=fields.get("process"),
+                    uid=fields.get("uid"),
+                    server=fields.get("server"),
+                    client=fields.get("client"),
+                    mode=fields.get("mode"),
+                    message=fields.get("message"),
+                )
                 if isinstance(fields.get("url"), str):
                     values["url"] = history_url(fields["url"], query=self.privacy.query)
                 self.history.insert(**values)
@@ -574,10 +668,18 @@ class Recorder:
     def _describe(self, request: Any, content: dict[str, Any] | None) -> dict[str, Any]:
         peer, who = request.peer, request.requester
         values: dict[str, Any] = {
-            "key": request.key, "pid": peer.pid, "process": peer.process_name, "executable": peer.executable,
-            "uid": peer.uid, "server": who.server_name, "server_title": who.server_title,
-            "server_version": who.server_version, "client": who.client_name, "mode": request.mode,
-            "message": request.message}
+            "key": request.key,
+            "pid": peer.pid,
+            "process": peer.process_name,
+            "executable": peer.executable,
+            "uid": peer.uid,
+            "server": who.server_name,
+            "server_title": who.server_title,
+            "server_version": who.server_version,
+            "client": who.client_name,
+            "mode": request.mode,
+            "message": request.message,
+        }
         if getattr(request, "form", None) is not None:
             values["fields"] = self._fields(request, content)
         if getattr(request, "url", None) is not None:
@@ -618,8 +720,16 @@ class _RecordedUi:
 
 # -- the command line ------------------------------------------------------------------------------
 
-def print_history(*, as_json: bool = False, since: str | None = None, server: str | None = None,
-                  outcome: str | None = None, path: Path | None = None, out: Any = None) -> int:
+
+def print_history(
+    *,
+    as_json: bool = False,
+    since: str | None = None,
+    server: str | None = None,
+    outcome: str | None = None,
+    path: Path | None = None,
+    out: Any = None,
+) -> int:
     """``elicit-tray history``: print the rows of the history at ``path`` (default
     :func:`default_history_path`, read only, nothing changed), newest first, filtered as
     :meth:`History.rows` (``since`` a date as :func:`parse_since` reads it; ``outcome``
@@ -640,8 +750,10 @@ def print_history(*, as_json: bool = False, since: str | None = None, server: st
     try:
         since_s = parse_since(since) if since else None
     except ValueError:
-        print(f"elicit-tray history: --since {since!r} is not a date (YYYY-MM-DD) or an ISO 8601 date-time",
-              file=sys.stderr)
+        print(
+            f"elicit-tray history: --since {since!r} is not a date (YYYY-MM-DD) or an ISO 8601 date-time",
+            file=sys.stderr,
+        )
         return 2
     path = path if path is not None else default_history_path()
     if path is None:
@@ -651,8 +763,7 @@ def print_history(*, as_json: bool = False, since: str | None = None, server: st
         try:
             history = History(path, readonly=True)
             try:
-                rows = history.rows(since=since_s, server=server,
-                                    outcome="cancel-" if outcome == "cancel" else outcome)
+                rows = history.rows(since=since_s, server=server, outcome="cancel-" if outcome == "cancel" else outcome)
             finally:
                 history.close()
         except (OSError, sqlite3.Error) as exc:
@@ -664,8 +775,10 @@ def print_history(*, as_json: bool = False, since: str | None = None, server: st
     for row in rows:
         stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(_seconds(row["received"])))
         text = escape_controls(" ".join(str(row["message"] or row["url"] or row["detail"] or "").split()))
-        out.write(f"{stamp}  {row['outcome']:<14}  {escape_controls(row['server'] or '-'):<16}  "
-                  f"{row['mode'] or '-':<4}  {text}\n")
+        out.write(
+            f"{stamp}  {row['outcome']:<14}  {escape_controls(row['server'] or '-'):<16}  "
+            f"{row['mode'] or '-':<4}  {text}\n"
+        )
     return 0
 
 

@@ -16,8 +16,15 @@ from .schema.pattern import MAX_PATTERN_CHARS
 from .schema.pointer import pointer, ref_tokens
 
 __all__ = [
-    "MAX_MESSAGE_CHARS", "MAX_TEXT_CHARS", "MAX_PROPERTIES", "MAX_OPTIONS", "MAX_FORM_OPTIONS", "MAX_URL_CHARS",
-    "MAX_PATTERN_CHARS", "MAX_CMDLINE_BYTES", "limit_violations",
+    "MAX_MESSAGE_CHARS",
+    "MAX_TEXT_CHARS",
+    "MAX_PROPERTIES",
+    "MAX_OPTIONS",
+    "MAX_FORM_OPTIONS",
+    "MAX_URL_CHARS",
+    "MAX_PATTERN_CHARS",
+    "MAX_CMDLINE_BYTES",
+    "limit_violations",
 ]
 
 #: Longest ``message``, in characters (code points).
@@ -83,18 +90,30 @@ def limit_violations(params: dict[str, Any]) -> list[Violation]:
     if isinstance(requester, dict):
         for key, value in requester.items():
             if too_long(value, MAX_TEXT_CHARS):
-                problems.append(Violation(pointer("_meta", REQUESTER_KEY, key),
-                                          f"longer than {MAX_TEXT_CHARS} characters ({len(value)})"))
+                problems.append(
+                    Violation(
+                        pointer("_meta", REQUESTER_KEY, key), f"longer than {MAX_TEXT_CHARS} characters ({len(value)})"
+                    )
+                )
     schema = params.get("requestedSchema")
-    if isinstance(schema, dict) and isinstance(schema.get("properties"), dict) \
-            and len(schema["properties"]) > MAX_PROPERTIES:
-        problems.append(Violation("/requestedSchema/properties",
-                                  f"more than {MAX_PROPERTIES} properties ({len(schema['properties'])})"))
+    if (
+        isinstance(schema, dict)
+        and isinstance(schema.get("properties"), dict)
+        and len(schema["properties"]) > MAX_PROPERTIES
+    ):
+        problems.append(
+            Violation(
+                "/requestedSchema/properties", f"more than {MAX_PROPERTIES} properties ({len(schema['properties'])})"
+            )
+        )
     elif isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
         options = sum(_option_count(schema, prop) for prop in schema["properties"].values())
         if options > MAX_FORM_OPTIONS:
-            problems.append(Violation("/requestedSchema/properties",
-                                      f"more than {MAX_FORM_OPTIONS} options in the form ({options})"))
+            problems.append(
+                Violation(
+                    "/requestedSchema/properties", f"more than {MAX_FORM_OPTIONS} options in the form ({options})"
+                )
+            )
     # One walk over all of params: NUL anywhere; inside requestedSchema, the text limits.
     stack: list[tuple[Any, str, str | None, bool]] = [(params, "", None, False)]
     while stack:
@@ -119,8 +138,9 @@ def limit_violations(params: dict[str, Any]) -> list[Violation]:
                 if "\x00" in key:
                     problems.append(Violation(child, "the key contains a NUL character (U+0000)"))
                 elif in_schema and parent_key in _NAMED_MAPS and len(key) > MAX_TEXT_CHARS:
-                    problems.append(Violation(child, f"the name is longer than {MAX_TEXT_CHARS} characters "
-                                                     f"({len(key)})"))
+                    problems.append(
+                        Violation(child, f"the name is longer than {MAX_TEXT_CHARS} characters ({len(key)})")
+                    )
                 child_key: str | None = key
             else:
                 child_key = parent_key  # items of a list: judged by the list's key

@@ -51,9 +51,22 @@ from urllib.parse import urlsplit
 
 from .display import escape_char
 
-__all__ = ["ENV_LOG", "MAX_LOG_BYTES", "LOG_BACKUPS", "OUTCOMES", "VALUE_ARGUMENTS", "Journal", "LogFormatter",
-           "UnsafeLogFile", "configure_logging", "default_log_path", "escape_controls", "open_journal",
-           "open_private_log", "redact_url"]
+__all__ = [
+    "ENV_LOG",
+    "MAX_LOG_BYTES",
+    "LOG_BACKUPS",
+    "OUTCOMES",
+    "VALUE_ARGUMENTS",
+    "Journal",
+    "LogFormatter",
+    "UnsafeLogFile",
+    "configure_logging",
+    "default_log_path",
+    "escape_controls",
+    "open_journal",
+    "open_private_log",
+    "redact_url",
+]
 
 #: Environment variable with the log file's path (``off`` disables the log).
 ENV_LOG = "ELICIT_TRAY_LOG"
@@ -62,8 +75,19 @@ MAX_LOG_BYTES = 1024 * 1024
 #: Rotated files kept beside the current one.
 LOG_BACKUPS = 3
 #: The ``outcome`` values of ``elicitation`` lines.
-OUTCOMES = ("accept", "decline", "cancel-escape", "cancel-button", "cancel-close", "cancel-tray",
-            "cancel-timeout", "expired", "error", "invalid", "busy")
+OUTCOMES = (
+    "accept",
+    "decline",
+    "cancel-escape",
+    "cancel-button",
+    "cancel-close",
+    "cancel-tray",
+    "cancel-timeout",
+    "expired",
+    "error",
+    "invalid",
+    "busy",
+)
 
 
 def default_log_path() -> Path | None:
@@ -103,8 +127,9 @@ def redact_url(url: str) -> str:
         return "<unparseable>"
     if ":" in host:
         host = f"[{host}]"
-    rest = "/".join(seg if not seg or seg == "…" or _PLAIN_SEGMENT.fullmatch(seg) else "…"
-                    for seg in parts.path.split("/"))
+    rest = "/".join(
+        seg if not seg or seg == "…" or _PLAIN_SEGMENT.fullmatch(seg) else "…" for seg in parts.path.split("/")
+    )
     suffix = ("?…" if parts.query else "") + ("#…" if parts.fragment else "")
     if parts.netloc or parts.scheme in ("http", "https"):
         return f"{parts.scheme}://{host}{port}{rest}{suffix}"
@@ -116,12 +141,11 @@ def redact_url(url: str) -> str:
 #: Characters escaped in every log line: C0 controls, DEL, C1 controls (NEL U+0085 included),
 #: the bidi controls (ALM, LRM, RLM, LRE..RLO, LRI..PDI), the line and paragraph separators and
 #: lone surrogates.
-_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-                       "\u2028\u2029\ud800-\udfff]")
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]")
 _SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
-def _escape_one(match: "re.Match[str]") -> str:
+def _escape_one(match: re.Match[str]) -> str:
     char = match.group()
     short = _SHORT_ESCAPES.get(char)
     if short is not None:
@@ -229,8 +253,9 @@ class LogFormatter(logging.Formatter):
         return self._continuation(stack_info)
 
 
-def configure_logging(*, verbose: bool = False, log_values: bool = False,
-                      stream: IO[str] | None = None) -> logging.Handler:
+def configure_logging(
+    *, verbose: bool = False, log_values: bool = False, stream: IO[str] | None = None
+) -> logging.Handler:
     """Send the root logger to ``stream`` (default ``sys.stderr``) through a
     :class:`LogFormatter`; level INFO with ``verbose`` (``-v``), else WARNING. Replaces any
     handler set before; returns the new one."""
@@ -245,6 +270,7 @@ def configure_logging(*, verbose: bool = False, log_values: bool = False,
 
 
 # -- the journal file ------------------------------------------------------------------------------
+
 
 class UnsafeLogFile(OSError):
     """The journal's path is not a file only this user controls (the message says why)."""
@@ -266,15 +292,19 @@ def _check_log_dir(directory: Path) -> None:
     for prefix in [*reversed(absolute.parents), absolute]:
         info = os.lstat(prefix)
         if stat.S_ISLNK(info.st_mode) and info.st_uid not in trusted:
-            raise UnsafeLogFile(f"{prefix} is a symbolic link owned by uid {info.st_uid}; the log is not "
-                                f"written through another user's link")
+            raise UnsafeLogFile(
+                f"{prefix} is a symbolic link owned by uid {info.st_uid}; the log is not "
+                f"written through another user's link"
+            )
     real = Path(os.path.realpath(directory))
     for prefix in [*reversed(real.parents), real]:
         info = os.stat(prefix)
         others = info.st_mode & 0o002 or (info.st_mode & 0o020 and info.st_gid != os.getgid())
         if info.st_uid not in trusted or (others and not info.st_mode & stat.S_ISVTX):
-            raise UnsafeLogFile(f"{prefix} (on the way to the log) can be changed by another user "
-                                f"(owner uid {info.st_uid}, mode {stat.S_IMODE(info.st_mode):04o})")
+            raise UnsafeLogFile(
+                f"{prefix} (on the way to the log) can be changed by another user "
+                f"(owner uid {info.st_uid}, mode {stat.S_IMODE(info.st_mode):04o})"
+            )
 
 
 def open_private_log(path: Path) -> int:
@@ -291,8 +321,15 @@ def open_private_log(path: Path) -> int:
         OSError: it cannot be opened.
     """
     _check_log_dir(path.parent)
-    flags = (os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-             | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    flags = (
+        os.O_WRONLY
+        | os.O_APPEND
+        | os.O_CREAT
+        | getattr(os, "O_NOFOLLOW", 0)
+        | getattr(os, "O_CLOEXEC", 0)
+        | getattr(os, "O_NONBLOCK", 0)
+        | getattr(os, "O_NOCTTY", 0)
+    )
     try:
         fd = os.open(path, flags, 0o600)
     except OSError as exc:
@@ -358,8 +395,9 @@ class Journal:
         if path is not None:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             # Opened now (not at the first line): a path that fails the checks is reported at start.
-            self._handler = _PrivateRotatingHandler(path, maxBytes=MAX_LOG_BYTES, backupCount=LOG_BACKUPS,
-                                                    encoding="utf-8", delay=False)
+            self._handler = _PrivateRotatingHandler(
+                path, maxBytes=MAX_LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8", delay=False
+            )
             self._handler.setFormatter(logging.Formatter("%(message)s"))
 
     @property
@@ -383,7 +421,8 @@ class Journal:
         now = time.time()
         line: dict[str, Any] = {
             "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1000):03d}Z",
-            "event": event}
+            "event": event,
+        }
         line.update((k, v) for k, v in fields.items() if v is not None)
         try:
             text = json.dumps(line, ensure_ascii=False, default=repr, allow_nan=False)

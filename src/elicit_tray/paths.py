@@ -24,10 +24,25 @@ import stat
 import sys
 from pathlib import Path
 
-__all__ = ["ENV_SOCKET", "APP_DIR", "SOCKET_NAME", "MAX_SOCKET_PATH_BYTES", "RUN_USER_ROOT", "LOCK_SUFFIX",
-           "default_socket_path", "default_socket_dir", "check_socket_path_length", "ensure_private_dir",
-           "lock_path", "probe_socket", "InstanceLock", "LockHeld", "UnsafeDirectory", "UnsafeSocketPath",
-           "SocketPathTooLong"]
+__all__ = [
+    "ENV_SOCKET",
+    "APP_DIR",
+    "SOCKET_NAME",
+    "MAX_SOCKET_PATH_BYTES",
+    "RUN_USER_ROOT",
+    "LOCK_SUFFIX",
+    "default_socket_path",
+    "default_socket_dir",
+    "check_socket_path_length",
+    "ensure_private_dir",
+    "lock_path",
+    "probe_socket",
+    "InstanceLock",
+    "LockHeld",
+    "UnsafeDirectory",
+    "UnsafeSocketPath",
+    "SocketPathTooLong",
+]
 
 #: Environment variable that overrides the socket path (as ``--socket PATH`` does).
 ENV_SOCKET = "ELICIT_TRAY_SOCKET"
@@ -126,7 +141,8 @@ def check_socket_path_length(path: Path) -> None:
             f"the socket path {path} is {size} bytes long; Unix sockets take at most {MAX_SOCKET_PATH_BYTES}. "
             f"Set ELICIT_TRAY_SOCKET (or pass --socket) to a shorter path in a directory only you can use "
             f"(mode 0700), for the tray app and its clients alike, or set XDG_RUNTIME_DIR to a short private "
-            f"directory")
+            f"directory"
+        )
 
 
 def ensure_private_dir(directory: Path) -> bool:
@@ -159,20 +175,22 @@ def ensure_private_dir(directory: Path) -> bool:
             os.chmod(path, 0o700)  # whatever the umask: this one is ours
     info = directory.lstat()
     if stat.S_ISLNK(info.st_mode):
-        raise UnsafeDirectory(f"{directory} is a symbolic link; the socket's directory must be a directory of yours "
-                              f"(mode 0700)")
+        raise UnsafeDirectory(
+            f"{directory} is a symbolic link; the socket's directory must be a directory of yours (mode 0700)"
+        )
     if not stat.S_ISDIR(info.st_mode):
         raise UnsafeDirectory(f"{directory} is not a directory")
     if hasattr(os, "getuid") and info.st_uid != os.getuid():
         raise UnsafeDirectory(f"{directory} is owned by uid {info.st_uid}, not by you (uid {os.getuid()})")
     mode = stat.S_IMODE(info.st_mode)
     if info.st_mode & 0o022:
-        raise UnsafeDirectory(f"{directory} is writable by other users (mode {mode:o}); "
-                              f"run: chmod 700 {directory}")
+        raise UnsafeDirectory(f"{directory} is writable by other users (mode {mode:o}); run: chmod 700 {directory}")
     if info.st_mode & 0o077:
-        raise UnsafeDirectory(f"{directory} can be read by other users (mode {mode:o}); the socket must be in a "
-                              f"directory only you can use: choose another --socket path, or run: chmod 700 "
-                              f"{directory}")
+        raise UnsafeDirectory(
+            f"{directory} can be read by other users (mode {mode:o}); the socket must be in a "
+            f"directory only you can use: choose another --socket path, or run: chmod 700 "
+            f"{directory}"
+        )
     return directory in created
 
 
@@ -235,8 +253,13 @@ class InstanceLock:
         """
         import fcntl
 
-        flags = (os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-                 | getattr(os, "O_NONBLOCK", 0))
+        flags = (
+            os.O_RDWR
+            | os.O_CREAT
+            | getattr(os, "O_NOFOLLOW", 0)
+            | getattr(os, "O_CLOEXEC", 0)
+            | getattr(os, "O_NONBLOCK", 0)
+        )
         for _attempt in range(16):
             try:
                 fd = os.open(self.path, flags, 0o600)

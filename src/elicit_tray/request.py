@@ -22,17 +22,37 @@ from __future__ import annotations
 import itertools
 import os
 import shlex
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Literal, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 if TYPE_CHECKING:
     from .schema import FormSpec
     from .urlcheck import UrlAnalysis
 
 __all__ = [
-    "Mode", "MODES", "CancelHow", "CANCEL_HOWS", "UrlVerdict", "URL_VERDICTS", "REQUESTER_KEY",
-    "MAX_CMDLINE_BYTES", "Requester", "Peer", "RequestBase", "FormRequest", "UrlRequest", "ElicitationRequest",
-    "Accepted", "Declined", "Cancelled", "Failed", "Outcome", "outcome_kind", "outcome_to_result", "Handler",
+    "Mode",
+    "MODES",
+    "CancelHow",
+    "CANCEL_HOWS",
+    "UrlVerdict",
+    "URL_VERDICTS",
+    "REQUESTER_KEY",
+    "MAX_CMDLINE_BYTES",
+    "Requester",
+    "Peer",
+    "RequestBase",
+    "FormRequest",
+    "UrlRequest",
+    "ElicitationRequest",
+    "Accepted",
+    "Declined",
+    "Cancelled",
+    "Failed",
+    "Outcome",
+    "outcome_kind",
+    "outcome_to_result",
+    "Handler",
 ]
 
 #: An elicitation mode we render (MCP 2025-11-25 ``ElicitRequestParams.mode``).
@@ -142,7 +162,7 @@ class Peer:
         return display_line(f"{named} (pid {self.pid}){told}; its executable is unknown")
 
     @classmethod
-    def from_proc(cls, pid: int, uid: int | None, proc: str = "/proc") -> "Peer":
+    def from_proc(cls, pid: int, uid: int | None, proc: str = "/proc") -> Peer:
         """The peer ``pid`` (of user ``uid``) as ``{proc}/{pid}`` describes it (Linux procfs).
 
         Reads ``exe`` (readlink; the kernel's `` (deleted)`` suffix becomes
@@ -188,8 +208,15 @@ class Peer:
                 name = decode(file.read(64).removesuffix(b"\n")) or None
         except OSError:
             pass
-        return cls(pid=pid, uid=uid, process_name=name, executable=executable, executable_deleted=deleted,
-                   argv=argv, argv_cut=cut)
+        return cls(
+            pid=pid,
+            uid=uid,
+            process_name=name,
+            executable=executable,
+            executable_deleted=deleted,
+            argv=argv,
+            argv_cut=cut,
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -232,7 +259,7 @@ class UrlRequest(RequestBase):
 
 
 #: One validated request, of either mode (narrow with ``isinstance`` or ``request.mode``).
-ElicitationRequest = Union[FormRequest, UrlRequest]
+ElicitationRequest = FormRequest | UrlRequest
 
 
 @dataclass(frozen=True)
@@ -261,7 +288,7 @@ class Failed:
     message: str
 
 
-Outcome = Union[Accepted, Declined, Cancelled, Failed]
+Outcome = Accepted | Declined | Cancelled | Failed
 
 
 def outcome_kind(outcome: Outcome) -> str:

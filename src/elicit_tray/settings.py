@@ -28,14 +28,22 @@ is the default. No Qt at import (``QSettings`` is loaded by :func:`settings_stor
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .history import DEFAULT_RETENTION_DAYS, Privacy
 
-__all__ = ["CONSENT_DELAY_BOUNDS", "ENV_CONFIG", "KEYS", "Preferences", "Settings", "default_config_path",
-           "settings_store"]
+__all__ = [
+    "CONSENT_DELAY_BOUNDS",
+    "ENV_CONFIG",
+    "KEYS",
+    "Preferences",
+    "Settings",
+    "default_config_path",
+    "settings_store",
+]
 
 #: Environment variable with the settings file's path.
 ENV_CONFIG = "ELICIT_TRAY_CONFIG"
@@ -61,25 +69,39 @@ class Settings:
 
     def privacy(self) -> Privacy:
         """The history switches of these settings."""
-        return Privacy(enabled=self.history, values=self.history_values, query=self.history_query,
-                       retention_days=self.retention_days)
+        return Privacy(
+            enabled=self.history,
+            values=self.history_values,
+            query=self.history_query,
+            retention_days=self.retention_days,
+        )
 
-    def clamped(self) -> "Settings":
+    def clamped(self) -> Settings:
         """These settings with numbers inside their bounds and the language a plain code."""
+
         def clamp(value: int, bounds: tuple[int, int]) -> int:
             return max(bounds[0], min(bounds[1], int(value)))
 
         language = self.language.strip().lower()
-        return replace(self, timeout_s=clamp(self.timeout_s, TIMEOUT_BOUNDS),
-                       consent_delay_ms=clamp(self.consent_delay_ms, CONSENT_DELAY_BOUNDS),
-                       retention_days=clamp(self.retention_days, RETENTION_BOUNDS),
-                       language=language if language.isalpha() and len(language) <= 8 else "")
+        return replace(
+            self,
+            timeout_s=clamp(self.timeout_s, TIMEOUT_BOUNDS),
+            consent_delay_ms=clamp(self.consent_delay_ms, CONSENT_DELAY_BOUNDS),
+            retention_days=clamp(self.retention_days, RETENTION_BOUNDS),
+            language=language if language.isalpha() and len(language) <= 8 else "",
+        )
 
 
 #: Settings attribute -> key in the settings file.
-KEYS = {"timeout_s": "dialogs/timeout", "consent_delay_ms": "dialogs/consent", "history": "history/enabled",
-        "history_values": "history/values", "history_query": "history/query",
-        "retention_days": "history/retention", "language": "ui/language"}
+KEYS = {
+    "timeout_s": "dialogs/timeout",
+    "consent_delay_ms": "dialogs/consent",
+    "history": "history/enabled",
+    "history_values": "history/values",
+    "history_query": "history/query",
+    "retention_days": "history/retention",
+    "language": "ui/language",
+}
 
 
 def default_config_path() -> Path:
@@ -138,8 +160,12 @@ class Preferences:
         if unknown:
             raise ValueError(f"unknown settings: {sorted(unknown)}")
         defaults = Settings()
-        stored = {f.name: (_read(store, f.name, getattr(defaults, f.name)) if store is not None
-                           else getattr(defaults, f.name)) for f in fields(Settings)}
+        stored = {
+            f.name: (
+                _read(store, f.name, getattr(defaults, f.name)) if store is not None else getattr(defaults, f.name)
+            )
+            for f in fields(Settings)
+        }
         self.current = Settings(**{**stored, **self.overrides}).clamped()
         self._listeners: list[Callable[[Settings], None]] = []
 

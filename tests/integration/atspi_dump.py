@@ -22,8 +22,15 @@ def _node(acc, depth):
     for relation in acc.getRelationSet():
         kind = pyatspi.relationToString(relation.getRelationType())
         relations[kind] = [relation.getTarget(i).name for i in range(relation.getNTargets())]
-    return {"depth": depth, "role": acc.getRoleName(), "name": acc.name, "description": acc.description,
-            "states": sorted(states), "text": text, "relations": relations}
+    return {
+        "depth": depth,
+        "role": acc.getRoleName(),
+        "name": acc.name,
+        "description": acc.description,
+        "states": sorted(states),
+        "text": text,
+        "relations": relations,
+    }
 
 
 def _walk(acc, depth, out):

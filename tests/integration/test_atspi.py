@@ -30,26 +30,47 @@ def _have_pyatspi() -> bool:
 
 
 pytestmark = pytest.mark.skipif(
-    not (os.environ.get("DISPLAY") and shutil.which("dbus-daemon") and shutil.which("xdotool")
-         and Path("/usr/libexec/at-spi-bus-launcher").exists() and _have_pyatspi()),
-    reason="needs Xvfb, D-Bus, at-spi2-core, xdotool and python3-pyatspi (scripts/setup.sh installs them as root)")
+    not (
+        os.environ.get("DISPLAY")
+        and shutil.which("dbus-daemon")
+        and shutil.which("xdotool")
+        and Path("/usr/libexec/at-spi-bus-launcher").exists()
+        and _have_pyatspi()
+    ),
+    reason="needs Xvfb, D-Bus, at-spi2-core, xdotool and python3-pyatspi (scripts/setup.sh installs them as root)",
+)
 
-FORM = {"message": "Book the trip?", "_meta": {"elicit-tray/requester": {"serverName": "travel"}},
-        "requestedSchema": {"type": "object", "properties": {
+FORM = {
+    "message": "Book the trip?",
+    "_meta": {"elicit-tray/requester": {"serverName": "travel"}},
+    "requestedSchema": {
+        "type": "object",
+        "properties": {
             "name": {"type": "string", "title": "Traveller", "description": "As in the passport", "minLength": 2},
             "email": {"type": "string", "format": "email", "title": "Email"},
             "day": {"type": "string", "format": "date", "title": "Day"},
             "seats": {"type": "integer", "title": "Seats", "minimum": 1, "maximum": 4},
             "insure": {"type": "boolean", "title": "Travel insurance", "default": False},
-            "cabin": {"type": "string", "title": "Cabin", "oneOf": [
-                {"const": "eco", "title": "Economy"}, {"const": "biz", "title": "Business"}]},
+            "cabin": {
+                "type": "string",
+                "title": "Cabin",
+                "oneOf": [{"const": "eco", "title": "Economy"}, {"const": "biz", "title": "Business"}],
+            },
             "meal": {"type": "string", "title": "Meal", "enum": ["none", "veg", "fish", "meat", "kids"]},
-            "extras": {"type": "array", "title": "Extras", "maxItems": 2,
-                       "items": {"type": "string", "enum": ["Bag", "Seat", "Lounge"]}}},
-            "required": ["name", "seats", "cabin"]}}
+            "extras": {
+                "type": "array",
+                "title": "Extras",
+                "maxItems": 2,
+                "items": {"type": "string", "enum": ["Bag", "Seat", "Lounge"]},
+            },
+        },
+        "required": ["name", "seats", "cabin"],
+    },
+}
 
 
 windows = Windows()
+
 
 @pytest.fixture(scope="module")
 def bus():
@@ -57,17 +78,34 @@ def bus():
     window manager)."""
     window_manager()
     workdir = short_tmpdir()
-    daemon = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    daemon = subprocess.Popen(
+        ["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     address = daemon.stdout.readline().strip()
-    env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=address, QT_LINUX_ACCESSIBILITY_ALWAYS_ON="1",
-               QT_QPA_PLATFORM="xcb", NO_AT_BRIDGE="0")
-    launcher = subprocess.Popen(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = dict(
+        os.environ,
+        DBUS_SESSION_BUS_ADDRESS=address,
+        QT_LINUX_ACCESSIBILITY_ALWAYS_ON="1",
+        QT_QPA_PLATFORM="xcb",
+        NO_AT_BRIDGE="0",
+    )
+    launcher = subprocess.Popen(
+        ["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     sock = workdir / "socket"
-    tray = subprocess.Popen([sys.executable, "-m", "elicit_tray", "--socket", str(sock),
-                             "serve", "--arm-delay-ms", "0"], env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    tray = subprocess.Popen(
+        [sys.executable, "-m", "elicit_tray", "--socket", str(sock), "serve", "--arm-delay-ms", "0"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 30
     while not sock.exists():
         assert tray.poll() is None and time.monotonic() < deadline, "the tray app did not start"
@@ -86,8 +124,9 @@ def _tree(env: dict[str, str], until) -> list[dict]:
     deadline = time.monotonic() + 20
     nodes: list[dict] = []
     while time.monotonic() < deadline:
-        run = subprocess.run([SYSTEM_PYTHON, str(HERE / "atspi_dump.py")], env=env, capture_output=True,
-                             text=True, timeout=30)
+        run = subprocess.run(
+            [SYSTEM_PYTHON, str(HERE / "atspi_dump.py")], env=env, capture_output=True, text=True, timeout=30
+        )
         nodes = [json.loads(line) for line in run.stdout.splitlines()]
         if nodes and until(nodes):
             return nodes
@@ -104,8 +143,9 @@ def _open(sock: Path, params: dict) -> socket.socket:
     conn = socket.socket(socket.AF_UNIX)
     conn.settimeout(30)
     conn.connect(str(sock))
-    conn.sendall(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": params}).encode()
-                 + b"\n")
+    conn.sendall(
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": params}).encode() + b"\n"
+    )
     windows.activate_new()  # the user goes to it (it waits to be chosen when the user was typing)
     return conn
 
@@ -119,7 +159,8 @@ def test_a_screen_reader_reads_every_field_its_constraints_and_after_a_failed_su
         assert _one(nodes, role="label", name="Book the trip?")["description"] == "Message from the server"
         assert _one(nodes, role="label", name="travel")["description"] == "Requesting server"
         assert _one(nodes, role="label", description="Requesting program")["name"].startswith(
-            f"Asked by the local program {os.path.realpath(sys.executable)} ")
+            f"Asked by the local program {os.path.realpath(sys.executable)} "
+        )
         expected = {
             ("text", "Traveller"): "As in the passport. Required. At least 2 characters.",
             ("text", "Email"): "An email address.",
@@ -142,19 +183,29 @@ def test_a_screen_reader_reads_every_field_its_constraints_and_after_a_failed_su
         extras = _one(nodes, role="panel", name="Extras")
         assert extras["description"] == "Choose at most 2."
         assert [n["name"] for n in nodes if n["role"] == "check box" and n["description"] == "Choose at most 2."] == [
-            "Bag", "Seat", "Lounge"]
+            "Bag",
+            "Seat",
+            "Lounge",
+        ]
         accept = _one(nodes, role="push button", name="Accept")
         assert "enabled" not in accept["states"]  # the form is not valid yet
 
-        window = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "travel: Book the trip"],
-                                env=env, capture_output=True, text=True, timeout=30).stdout.split()[0]
+        window = subprocess.run(
+            ["xdotool", "search", "--sync", "--onlyvisible", "--name", "travel: Book the trip"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        ).stdout.split()[0]
         subprocess.run(["xdotool", "windowactivate", "--sync", window], env=env, capture_output=True, timeout=30)
         subprocess.run(["xdotool", "key", "Return"], env=env, check=True, timeout=30)  # a failed submit
         nodes = _tree(env, lambda ns: any("This field is required." in n["description"] for n in ns))
         assert _one(nodes, role="text", name="Traveller")["description"] == (
-            "As in the passport. Required. At least 2 characters. This field is required.")
+            "As in the passport. Required. At least 2 characters. This field is required."
+        )
         assert _one(nodes, role="text", name="Seats")["description"] == (
-            "Required. Whole number between 1 and 4. This field is required.")
+            "Required. Whole number between 1 and 4. This field is required."
+        )
         assert _one(nodes, role="panel", name="Cabin")["description"] == "Required. This field is required."
         assert "focused" in _one(nodes, role="text", name="Traveller")["states"]  # the first invalid field
     finally:
@@ -163,8 +214,13 @@ def test_a_screen_reader_reads_every_field_its_constraints_and_after_a_failed_su
 
 def test_a_screen_reader_reads_the_url_dialog(bus):
     env, sock = bus
-    params = {"mode": "url", "elicitationId": "e1", "message": "Sign in to continue.",
-              "url": "https://xn--80ak6aa92e.com/login", "_meta": {"elicit-tray/requester": {"serverName": "auth"}}}
+    params = {
+        "mode": "url",
+        "elicitationId": "e1",
+        "message": "Sign in to continue.",
+        "url": "https://xn--80ak6aa92e.com/login",
+        "_meta": {"elicit-tray/requester": {"serverName": "auth"}},
+    }
     conn = _open(sock, params)
     try:
         nodes = _tree(env, lambda ns: any(n["name"] == "Full address" for n in ns))

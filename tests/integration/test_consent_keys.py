@@ -31,16 +31,28 @@ ARM_MS = 700
 #: When the deliberate key comes after the user went to a dialog (well past arming).
 DELIBERATE_MS = ARM_MS + 800
 
-NAME_FORM = {"message": "What name should we show?", "_meta": {"elicit-tray/requester": {"serverName": "profile"}},
-             "requestedSchema": {"type": "object", "properties": {
-                 "displayName": {"type": "string", "title": "Display name"}}}}
-CONFIRM = {"message": "Delete the project?", "_meta": {"elicit-tray/requester": {"serverName": "projects"}},
-           "requestedSchema": {"type": "object", "properties": {}}}
-REVIEW = {"message": "Your review", "_meta": {"elicit-tray/requester": {"serverName": "reviews"}},
-          "requestedSchema": {"type": "object", "properties": {
-              "comment": {"type": "string", "title": "Comment"}}}}
-URL = {"mode": "url", "elicitationId": "e1", "url": "https://auth.example.com/connect",
-       "message": "Connect your account.", "_meta": {"elicit-tray/requester": {"serverName": "auth"}}}
+NAME_FORM = {
+    "message": "What name should we show?",
+    "_meta": {"elicit-tray/requester": {"serverName": "profile"}},
+    "requestedSchema": {"type": "object", "properties": {"displayName": {"type": "string", "title": "Display name"}}},
+}
+CONFIRM = {
+    "message": "Delete the project?",
+    "_meta": {"elicit-tray/requester": {"serverName": "projects"}},
+    "requestedSchema": {"type": "object", "properties": {}},
+}
+REVIEW = {
+    "message": "Your review",
+    "_meta": {"elicit-tray/requester": {"serverName": "reviews"}},
+    "requestedSchema": {"type": "object", "properties": {"comment": {"type": "string", "title": "Comment"}}},
+}
+URL = {
+    "mode": "url",
+    "elicitationId": "e1",
+    "url": "https://auth.example.com/connect",
+    "message": "Connect your account.",
+    "_meta": {"elicit-tray/requester": {"serverName": "auth"}},
+}
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +62,7 @@ def tray() -> Iterator[Path]:
 
 
 @pytest.fixture
-def terminal() -> Iterator["Terminal"]:
+def terminal() -> Iterator[Terminal]:
     with Terminal.open() as term:
         yield term
 
@@ -63,13 +75,16 @@ class Terminal:
 
     @classmethod
     @contextmanager
-    def open(cls) -> Iterator["Terminal"]:
+    def open(cls) -> Iterator[Terminal]:
         window_manager()
         folder = short_tmpdir()
         typed = folder / "typed.txt"
         title = f"terminal-{folder.name}"
-        proc = subprocess.Popen(["xterm", "-title", title, "-e", "sh", "-c", f"stty -echo; cat > {typed}"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            ["xterm", "-title", title, "-e", "sh", "-c", f"stty -echo; cat > {typed}"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             yield cls(proc, Windows(title).new(), typed)
         finally:
@@ -107,8 +122,10 @@ class Requester:
     def ask(self, params: dict, request_id: int = 1) -> tuple[str, float]:
         """Send the request; returns the new dialog window and the monotonic time it mapped."""
         self.windows.seen.update(_visible("— elicit-tray"))
-        self.conn.sendall(json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "elicitation/create",
-                                      "params": params}).encode() + b"\n")
+        self.conn.sendall(
+            json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "elicitation/create", "params": params}).encode()
+            + b"\n"
+        )
         window = self.windows.new()
         return window, time.monotonic()
 
@@ -126,8 +143,9 @@ class Requester:
 
 
 def _visible(title: str) -> list[str]:
-    return subprocess.run(["xdotool", "search", "--onlyvisible", "--name", title], capture_output=True,
-                          text=True, timeout=30).stdout.split()
+    return subprocess.run(
+        ["xdotool", "search", "--onlyvisible", "--name", title], capture_output=True, text=True, timeout=30
+    ).stdout.split()
 
 
 def active_window() -> str:
@@ -245,8 +263,11 @@ def test_a_second_dialog_never_takes_the_keys_the_user_is_typing_into_the_first(
         typing.wait(timeout=30)
         assert active_window() == window_a
         xdo("key", "Return")
-        assert first.reply() == {"jsonrpc": "2.0", "id": 1, "result": {
-            "action": "accept", "content": {"comment": "looks good to me, ship it"}}}
+        assert first.reply() == {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "result": {"action": "accept", "content": {"comment": "looks good to me, ship it"}},
+        }
         assert second.nothing_yet()
         go_to(window_b, "Escape")
         assert second.reply() == {"jsonrpc": "2.0", "id": 1, "result": {"action": "cancel"}}

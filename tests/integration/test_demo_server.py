@@ -17,8 +17,7 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp import Client, StdioServerParameters
-from mcp import types
+from mcp import Client, StdioServerParameters, types
 from mcp.client import ClientRequestContext
 
 pytestmark = pytest.mark.anyio

@@ -26,8 +26,23 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="XD
 def wheel(tmp_path_factory) -> Path:
     """The wheel ``pip wheel`` builds from the checkout (a few seconds)."""
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check", "-q",
-                    "-w", str(out), str(REPO)], check=True, capture_output=True, timeout=TIMEOUT_S)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--disable-pip-version-check",
+            "-q",
+            "-w",
+            str(out),
+            str(REPO),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=TIMEOUT_S,
+    )
     (built,) = out.glob("elicit_tray-*.whl")
     return built
 
@@ -35,9 +50,14 @@ def wheel(tmp_path_factory) -> Path:
 def test_the_wheel_carries_the_icon_translations_and_data_lists_and_no_test_data(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     res = "elicit_tray/resources/"
-    assert {res + "icons/elicit-tray.svg", res + "icons/elicit-tray-pending.svg", res + "i18n/elicit_tray_de.qm",
-            res + "data/top_domains.txt", res + "data/chromium_top_domains.txt",
-            res + "data/whole_script_confusables.txt"} <= names
+    assert {
+        res + "icons/elicit-tray.svg",
+        res + "icons/elicit-tray-pending.svg",
+        res + "i18n/elicit_tray_de.qm",
+        res + "data/top_domains.txt",
+        res + "data/chromium_top_domains.txt",
+        res + "data/whole_script_confusables.txt",
+    } <= names
     shipped_data = {n for n in names if n.startswith(res + "data/")}
     source_data = {res + "data/" + p.name for p in (REPO / "src" / "elicit_tray" / "resources" / "data").iterdir()}
     assert source_data - shipped_data == {res + "data/chromium_idn_cases.tsv"}  # test data only
@@ -48,35 +68,67 @@ def test_the_wheel_carries_the_icon_translations_and_data_lists_and_no_test_data
 
 def test_installed_from_the_wheel_the_package_finds_its_data_through_importlib_resources(wheel, tmp_path):
     target = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--disable-pip-version-check", "-q",
-                    "--target", str(target), str(wheel)], check=True, capture_output=True, timeout=TIMEOUT_S)
-    code = ("import elicit_tray, importlib.metadata as m; from elicit_tray import urlcheck, desktop; "
-            "from elicit_tray.ui.i18n import available_languages; "
-            "print(elicit_tray.__file__); print(m.version('elicit-tray')); print(available_languages()); "
-            "print(urlcheck.analyze_url('https://xn--pple-43d.com/').verdict); print(len(desktop.icon_svg()) > 100)")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "--disable-pip-version-check",
+            "-q",
+            "--target",
+            str(target),
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=TIMEOUT_S,
+    )
+    code = (
+        "import elicit_tray, importlib.metadata as m; from elicit_tray import urlcheck, desktop; "
+        "from elicit_tray.ui.i18n import available_languages; "
+        "print(elicit_tray.__file__); print(m.version('elicit-tray')); print(available_languages()); "
+        "print(urlcheck.analyze_url('https://xn--pple-43d.com/').verdict); print(len(desktop.icon_svg()) > 100)"
+    )
     env = dict(os.environ, PYTHONPATH=str(target), QT_QPA_PLATFORM="offscreen")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT_S, env=env,
-                         cwd=tmp_path, check=True).stdout.splitlines()
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        env=env,
+        cwd=tmp_path,
+        check=True,
+    ).stdout.splitlines()
     assert out[0].startswith(str(target))  # the wheel's copy, not the checkout
     assert out[1:] == [__version__, "['ar', 'de']", "warn", "True"]
 
 
 def home_env(tmp_path: Path) -> dict[str, str]:
-    env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_DATA_HOME=str(tmp_path / "data"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_CONFIG_DIRS=str(tmp_path / "etc-xdg"))
+    env = dict(
+        os.environ,
+        HOME=str(tmp_path / "home"),
+        XDG_DATA_HOME=str(tmp_path / "data"),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        XDG_CONFIG_DIRS=str(tmp_path / "etc-xdg"),
+    )
     return env
 
 
 def elicit_tray(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "elicit_tray", *args], capture_output=True, text=True,
-                          timeout=TIMEOUT_S, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "elicit_tray", *args], capture_output=True, text=True, timeout=TIMEOUT_S, env=env
+    )
 
 
 def test_install_desktop_and_uninstall_desktop_through_the_command(tmp_path):
     env = home_env(tmp_path)
     done = elicit_tray("install-desktop", "--user", "--autostart", env=env)
     assert done.returncode == 0, done.stderr
-    installed = sorted(Path(line.split(" ", 1)[1]) for line in done.stdout.splitlines() if line.startswith("installed "))
+    installed = sorted(
+        Path(line.split(" ", 1)[1]) for line in done.stdout.splitlines() if line.startswith("installed ")
+    )
     expected = sorted([*desktop.install_plan(env), desktop.autostart_path(env)])
     assert installed == expected and all(p.is_file() for p in installed)
     assert all(str(p).startswith(str(tmp_path)) for p in installed)
@@ -109,8 +161,9 @@ def test_the_metainfo_passes_appstreamcli_validate(tmp_path):
     done = run_tool("appstreamcli", "validate", "--no-net", "--pedantic", str(LINUX / desktop.METAINFO_NAME))
     assert done.returncode == 0, done.stdout + done.stderr
     broken = tmp_path / desktop.METAINFO_NAME
-    broken.write_text(desktop.render(desktop.METAINFO_NAME).replace("<summary>", "<summary>.").replace(
-        "<id>", "<id>Not a valid id "))
+    broken.write_text(
+        desktop.render(desktop.METAINFO_NAME).replace("<summary>", "<summary>.").replace("<id>", "<id>Not a valid id ")
+    )
     assert run_tool("appstreamcli", "validate", "--no-net", str(broken)).returncode != 0  # it does check
 
 

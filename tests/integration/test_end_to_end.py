@@ -24,11 +24,20 @@ PLAN = [
     {"match": "confirm your booking", "once": True, "steps": [{"do": "toggle", "field": "confirm"}, {"do": "submit"}]},
     {"match": "confirm your booking", "once": True, "steps": [{"do": "decline"}]},
     {"match": "confirm your booking", "once": True, "steps": [{"do": "escape"}]},
-    {"match": "Confirm the deployment", "once": True,
-     "steps": [{"do": "pick", "field": "environment", "option": "Production"}, {"do": "submit"}]},
-    {"match": "How was the demo?", "once": True,
-     "steps": [{"do": "type", "field": "rating", "text": "4.5"}, {"do": "type", "field": "comment", "text": "ok"},
-               {"do": "submit"}]},
+    {
+        "match": "Confirm the deployment",
+        "once": True,
+        "steps": [{"do": "pick", "field": "environment", "option": "Production"}, {"do": "submit"}],
+    },
+    {
+        "match": "How was the demo?",
+        "once": True,
+        "steps": [
+            {"do": "type", "field": "rating", "text": "4.5"},
+            {"do": "type", "field": "comment", "text": "ok"},
+            {"do": "submit"},
+        ],
+    },
     {"match": "Authorize access", "once": True, "steps": [{"do": "open"}]},
     {"match": "Authorize access", "once": True, "steps": [{"do": "decline"}]},
 ]
@@ -63,10 +72,21 @@ async def test_the_bundled_server_gets_the_users_answers_through_the_tray(tray, 
     callback = elicitation_callback(socket_path=tray, autostart=False, client_name="pytest")
     texts = []
     with anyio.fail_after(120):
-        async with Client(server, mode=mode, elicitation_callback=callback,
-                          message_handler=completion_forwarder(socket_path=tray, then=seen)) as client:
-            for tool, args in [("book_table", {}), ("book_table", {}), ("book_table", {}), ("deploy", {}),
-                               ("feedback", {}), ("connect_account", {}), ("connect_account", {})]:
+        async with Client(
+            server,
+            mode=mode,
+            elicitation_callback=callback,
+            message_handler=completion_forwarder(socket_path=tray, then=seen),
+        ) as client:
+            for tool, args in [
+                ("book_table", {}),
+                ("book_table", {}),
+                ("book_table", {}),
+                ("deploy", {}),
+                ("feedback", {}),
+                ("connect_account", {}),
+                ("connect_account", {}),
+            ]:
                 result = await client.call_tool(tool, args)
                 assert not result.is_error, result
                 texts.append(result.content[0].text)
@@ -86,13 +106,21 @@ async def test_a_schema_outside_the_subset_reaches_the_server_as_an_error_not_a_
     import mcp_types as types
 
     callback = elicitation_callback(socket_path=tray, autostart=False)
-    params = types.ElicitRequestFormParams(message="Address?", requested_schema={
-        "type": "object", "properties": {"address": {"type": "object", "properties": {}}}})
+    params = types.ElicitRequestFormParams(
+        message="Address?",
+        requested_schema={"type": "object", "properties": {"address": {"type": "object", "properties": {}}}},
+    )
     answer = await callback(None, params)
     assert isinstance(answer, types.ErrorData)
     assert answer.code == -32602
-    assert answer.data == {"violations": [{"path": "/requestedSchema/properties/address",
-                                           "message": "nested objects are not supported; use flat primitive properties"}]}
+    assert answer.data == {
+        "violations": [
+            {
+                "path": "/requestedSchema/properties/address",
+                "message": "nested objects are not supported; use flat primitive properties",
+            }
+        ]
+    }
 
 
 async def test_the_client_starts_the_tray_app_when_none_is_running(monkeypatch):
@@ -115,7 +143,9 @@ async def test_without_a_display_the_callback_returns_an_error_never_a_decision(
         monkeypatch.delenv(name, raising=False)
     with tempfile.TemporaryDirectory(prefix="et-") as tmp:
         callback = elicitation_callback(socket_path=Path(tmp) / "socket")
-        params = types.ElicitRequestFormParams(message="Proceed?", requested_schema={"type": "object", "properties": {}})
+        params = types.ElicitRequestFormParams(
+            message="Proceed?", requested_schema={"type": "object", "properties": {}}
+        )
         with anyio.fail_after(60):
             answer = await callback(None, params)
     assert isinstance(answer, types.ErrorData)

@@ -27,8 +27,10 @@ from .tray_process import START_TIMEOUT_S, TrayProcess, assert_still_serving
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Unix sockets, flock")
 
 PLAN: list = []
-NOT_A_SOCKET = ("not a socket; elicit-tray removes only a stale socket. Give --socket (or ELICIT_TRAY_SOCKET) "
-                "the path of a socket file to create")
+NOT_A_SOCKET = (
+    "not a socket; elicit-tray removes only a stale socket. Give --socket (or ELICIT_TRAY_SOCKET) "
+    "the path of a socket file to create"
+)
 
 
 def refused(sock: Path, workdir: Path) -> tuple[int, str]:
@@ -72,15 +74,19 @@ def test_a_socket_path_that_is_not_a_socket_exits_4_with_one_line_and_is_left_al
 
 @pytest.mark.parametrize("mode", [0o755, 0o750, 0o711])
 def test_a_socket_in_an_existing_directory_others_can_read_exits_4_and_nothing_is_chmodded(
-        scratch: Path, mode: int) -> None:
+    scratch: Path, mode: int
+) -> None:
     home = scratch / "home"
     home.mkdir()
     home.chmod(mode)
     sock = home / "x.sock"
     code, err = refused(sock, scratch)
-    assert (code, err) == (4, f"elicit-tray: refusing to start: {home} can be read by other users (mode {mode:o}); "
-                              f"the socket must be in a directory only you can use: choose another --socket path, "
-                              f"or run: chmod 700 {home}\n")
+    assert (code, err) == (
+        4,
+        f"elicit-tray: refusing to start: {home} can be read by other users (mode {mode:o}); "
+        f"the socket must be in a directory only you can use: choose another --socket path, "
+        f"or run: chmod 700 {home}\n",
+    )
     assert stat.S_IMODE(home.stat().st_mode) == mode
     assert list(home.iterdir()) == []
 
@@ -118,8 +124,11 @@ def test_the_lock_is_taken_before_the_path_is_probed_and_a_held_lock_exits_3(scr
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running instance holds it
         code, err = refused(sock, scratch)
-        assert (code, err) == (3, f"elicit-tray: elicit-tray is already running (socket {sock}; another instance "
-                                  f"holds {run / 'socket.lock'})\n")
+        assert (code, err) == (
+            3,
+            f"elicit-tray: elicit-tray is already running (socket {sock}; another instance "
+            f"holds {run / 'socket.lock'})\n",
+        )
         assert os.lstat(sock).st_ino == inode and stat.S_ISSOCK(os.lstat(sock).st_mode)  # not touched
     finally:
         os.close(fd)

@@ -39,18 +39,36 @@ class Channel:
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False, allow_infinity=False)
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=20),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
-    max_leaves=12)
+    max_leaves=12,
+)
 
 schemas = st.one_of(
     st.just(EMPTY),
-    st.fixed_dictionaries({"type": st.just("object"), "properties": st.dictionaries(
-        st.text(min_size=1, max_size=6),
-        st.sampled_from([{"type": "string"}, {"type": "integer", "minimum": 0}, {"type": "boolean"},
-                         {"type": "object"}, {"type": "string", "enum": ["a", "b"]}, {"type": "strange"}]),
-        max_size=4)}),
+    st.fixed_dictionaries(
+        {
+            "type": st.just("object"),
+            "properties": st.dictionaries(
+                st.text(min_size=1, max_size=6),
+                st.sampled_from(
+                    [
+                        {"type": "string"},
+                        {"type": "integer", "minimum": 0},
+                        {"type": "boolean"},
+                        {"type": "object"},
+                        {"type": "string", "enum": ["a", "b"]},
+                        {"type": "strange"},
+                    ]
+                ),
+                max_size=4,
+            ),
+        }
+    ),
     json_values,
 )
 
@@ -65,31 +83,57 @@ def wellformed(draw: Any, n: int) -> tuple[bytes, str]:
     elif kind == "info":
         msg = {"method": "elicit-tray/info"}
     elif kind == "unknown":
-        msg = {"method": draw(st.text(max_size=12).filter(lambda m: m not in (
-            "ping", "elicit-tray/info", "elicitation/create")))}
+        msg = {
+            "method": draw(
+                st.text(max_size=12).filter(lambda m: m not in ("ping", "elicit-tray/info", "elicitation/create"))
+            )
+        }
     elif kind == "create":
-        msg = {"method": "elicitation/create", "params": {
-            "message": draw(st.sampled_from(["accept", "decline", "cancel", "fail", "raise", "hang"])),
-            "requestedSchema": draw(schemas)}}
+        msg = {
+            "method": "elicitation/create",
+            "params": {
+                "message": draw(st.sampled_from(["accept", "decline", "cancel", "fail", "raise", "hang"])),
+                "requestedSchema": draw(schemas),
+            },
+        }
     elif kind == "create-url":
-        msg = {"method": "elicitation/create", "params": {
-            "mode": "url", "message": "accept", "url": draw(st.sampled_from(
-                ["https://example.com/x?y=1", "javascript:alert(1)", "", "http://[::1"])), "elicitationId": "e"}}
+        msg = {
+            "method": "elicitation/create",
+            "params": {
+                "mode": "url",
+                "message": "accept",
+                "url": draw(st.sampled_from(["https://example.com/x?y=1", "javascript:alert(1)", "", "http://[::1"])),
+                "elicitationId": "e",
+            },
+        }
     else:
-        msg = {"method": "elicitation/create", "params": draw(st.dictionaries(st.text(max_size=8), json_values,
-                                                                              max_size=4))}
+        msg = {
+            "method": "elicitation/create",
+            "params": draw(st.dictionaries(st.text(max_size=8), json_values, max_size=4)),
+        }
     msg = {"jsonrpc": "2.0", "id": rid, **msg}
     return json.dumps(msg, ensure_ascii=draw(st.booleans())).encode("utf-8"), rid
 
 
-noise_lines = st.one_of(
-    st.binary(max_size=60),
-    json_values.map(lambda v: json.dumps(v).encode()),
-    st.sampled_from([b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"fz-1"}}',
-                     b'{"jsonrpc":"2.0","id":"r","result":{}}', b'{"jsonrpc":"2.0","method":"x"}',
-                     b'{"jsonrpc":"2.0","id":7,"id":8,"method":"ping"}', b"[" * 5000, b"\xff\xfe\x00",
-                     b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"n":1e999}}']),
-).map(lambda b: b.replace(b"\n", b" ")).filter(lambda b: b"fz-" not in b)
+noise_lines = (
+    st.one_of(
+        st.binary(max_size=60),
+        json_values.map(lambda v: json.dumps(v).encode()),
+        st.sampled_from(
+            [
+                b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"fz-1"}}',
+                b'{"jsonrpc":"2.0","id":"r","result":{}}',
+                b'{"jsonrpc":"2.0","method":"x"}',
+                b'{"jsonrpc":"2.0","id":7,"id":8,"method":"ping"}',
+                b"[" * 5000,
+                b"\xff\xfe\x00",
+                b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"n":1e999}}',
+            ]
+        ),
+    )
+    .map(lambda b: b.replace(b"\n", b" "))
+    .filter(lambda b: b"fz-" not in b)
+)
 
 
 @st.composite
@@ -105,7 +149,7 @@ def streams(draw: Any) -> tuple[list[bytes], list[str]]:
             lines.append(draw(noise_lines))
     data = b"".join(line + draw(st.sampled_from([b"\n", b"\r\n", b"\n\n"])) for line in lines)
     cuts = sorted(draw(st.lists(st.integers(0, len(data)), max_size=8)))
-    chunks = [data[a:b] for a, b in zip([0, *cuts], [*cuts, len(data)])]
+    chunks = [data[a:b] for a, b in zip([0, *cuts], [*cuts, len(data)], strict=True)]
     return chunks, ids
 
 
@@ -117,14 +161,19 @@ async def handler(request: ElicitationRequest) -> Any:
         raise RuntimeError("fuzzed failure")
     if kind == "hang":
         await asyncio.sleep(0.005)
-    return {"accept": Accepted({}), "decline": Declined(), "cancel": Cancelled("escape"),
-            "fail": Failed("no dialog")}.get(kind, Accepted())
+    return {
+        "accept": Accepted({}),
+        "decline": Declined(),
+        "cancel": Cancelled("escape"),
+        "fail": Failed("no dialog"),
+    }.get(kind, Accepted())
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(streams(), min_size=1, max_size=3))
 def test_every_wellformed_request_gets_exactly_one_response_and_ping_answers_at_the_end(
-        connections: list[tuple[list[bytes], list[str]]]) -> None:
+    connections: list[tuple[list[bytes], list[str]]],
+) -> None:
     async def main() -> None:
         d = Dispatcher(UiFunctions(handler), version="fuzz")
         channels = []
@@ -144,7 +193,7 @@ def test_every_wellformed_request_gets_exactly_one_response_and_ping_answers_at_
             await asyncio.sleep(0.001)
         for ch, _chunks in channels:
             d.data_received(ch, b'\n{"jsonrpc":"2.0","id":"final-ping","method":"ping"}\n')
-        for (ch, _chunks), (_c, ids) in zip(channels, connections):
+        for (ch, _chunks), (_c, ids) in zip(channels, connections, strict=True):
             answered = [m["id"] for m in ch.sent if isinstance(m.get("id"), str) and m["id"].startswith("fz-")]
             # hung requests that a "cancelled" noise line expired get nothing, by contract
             assert sorted(answered) == sorted(set(answered)), "an id was answered twice"
@@ -175,7 +224,7 @@ def test_line_splitting_does_not_depend_on_how_the_stream_is_cut(parts: list[byt
     splitter = LineSplitter(max_bytes=64)
     pieces = []
     bounds = sorted(min(c, len(data)) for c in cuts)
-    for a, b in zip([0, *bounds], [*bounds, len(data)]):
+    for a, b in zip([0, *bounds], [*bounds, len(data)], strict=True):
         pieces += splitter.feed(data[a:b])
     assert pieces == whole
     assert MAX_LINE_BYTES == 1024 * 1024

@@ -31,14 +31,23 @@ TIME_BUDGET_S = 25.0
 PLAN = [{"match": "decline", "steps": [{"do": "decline"}]}, {"match": "", "steps": [{"do": "submit"}]}]
 
 HOSTILE = [
-    b"\x00\x00", b"\xff\xfe\xfd", b"{", b"}", b"[]", b"null", b'"x"', b"[" * 3000, b'{"a":' * 3000,
+    b"\x00\x00",
+    b"\xff\xfe\xfd",
+    b"{",
+    b"}",
+    b"[]",
+    b"null",
+    b'"x"',
+    b"[" * 3000,
+    b'{"a":' * 3000,
     b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"n":1e999}}',
     b'{"jsonrpc":"2.0","id":2,"method":"ping","params":{"n":' + b"9" * 400 + b"}}",
     b'{"jsonrpc":"2.0","id":3,"id":4,"method":"ping"}',
     b'{"jsonrpc":"2.0","id":5,"result":{"action":"accept"}}',
     b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":[1]}}',
     b'{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":7}}',
-    b'{"jsonrpc":"1.0","id":6,"method":"ping"}', b'{"jsonrpc":"2.0","id":true,"method":"ping"}',
+    b'{"jsonrpc":"1.0","id":6,"method":"ping"}',
+    b'{"jsonrpc":"2.0","id":true,"method":"ping"}',
     b'{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"message":"a\\u0000"}}',
 ]
 
@@ -52,16 +61,24 @@ def wellformed(rng: random.Random, rid: str) -> bytes:
         msg["method"] = "elicit-tray/info"
     elif kind in ("create", "decline"):
         msg["method"] = "elicitation/create"
-        msg["params"] = {"message": f"{kind} {rid}", "requestedSchema": {"type": "object", "properties": {
-            "t": {"type": "string", "default": rid}}}}
+        msg["params"] = {
+            "message": f"{kind} {rid}",
+            "requestedSchema": {"type": "object", "properties": {"t": {"type": "string", "default": rid}}},
+        }
     elif kind == "invalid":
         msg["method"] = "elicitation/create"
-        msg["params"] = {"message": "x", "requestedSchema": {"type": "object", "properties": {
-            "o": {"type": "object"}}, "required": [1]}}
+        msg["params"] = {
+            "message": "x",
+            "requestedSchema": {"type": "object", "properties": {"o": {"type": "object"}}, "required": [1]},
+        }
     elif kind == "url":
         msg["method"] = "elicitation/create"
-        msg["params"] = {"mode": "url", "message": f"decline {rid}", "elicitationId": rid,
-                         "url": rng.choice(["https://example.com/?q=1", "javascript:alert(1)", "ftp://x"])}
+        msg["params"] = {
+            "mode": "url",
+            "message": f"decline {rid}",
+            "elicitationId": rid,
+            "url": rng.choice(["https://example.com/?q=1", "javascript:alert(1)", "ftp://x"]),
+        }
     elif kind == "unknown":
         msg["method"] = "fuzz/" + "".join(rng.choice("abc/é\u202e") for _ in range(rng.randint(0, 8)))
     else:
@@ -89,8 +106,10 @@ def stream(rng: random.Random, c: int) -> tuple[bytes, list[str]]:
         else:
             parts.append(noise(rng))
     if c == 0:  # one oversized line, whose id can still be read
-        parts.insert(3, b'{"jsonrpc":"2.0","id":"fz-0-big","method":"ping","params":{"p":"'
-                     + b"x" * (MAX_LINE_BYTES + 10) + b'"}}')
+        parts.insert(
+            3,
+            b'{"jsonrpc":"2.0","id":"fz-0-big","method":"ping","params":{"p":"' + b"x" * (MAX_LINE_BYTES + 10) + b'"}}',
+        )
         ids.append("fz-0-big")
     return b"".join(p + rng.choice([b"\n", b"\r\n", b"\n\n"]) for p in parts), ids
 
@@ -108,7 +127,7 @@ def test_raw_stream_fuzz_every_request_gets_exactly_one_response(scratch: Path) 
             data = plans[i][0]
             if offsets[i] < len(data):
                 size = rng.choice([1, 7, 64, 1000, 70_000])
-                conns[i].send_raw(data[offsets[i]:offsets[i] + size])
+                conns[i].send_raw(data[offsets[i] : offsets[i] + size])
                 offsets[i] += size
             assert time.monotonic() < deadline, "the fuzzer ran out of time while sending"
         for i, conn in enumerate(conns):

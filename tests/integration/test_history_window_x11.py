@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from elicit_tray.history import History
-from tests.integration.test_atspi import SYSTEM_PYTHON, _have_pyatspi
+from tests.integration.test_atspi import _have_pyatspi
 from tests.integration.tray_process import short_tmpdir
 from tests.integration.xwindows import Windows, needs_x, xcb_tray
 
@@ -58,7 +58,8 @@ def test_the_keyboard_alone_filters_exports_and_clears(scratch):
         _keys("key", "Return")
         rows = json.loads(_wait_file(out))
         assert [(r["server"], r["message"], r["outcome"]) for r in rows] == [
-            ("github", "Connect your GitHub account", "accept")]
+            ("github", "Connect your GitHub account", "accept")
+        ]
         _keys("key", "alt+l")  # Clear history…, then Yes
         Windows("Clear history").activate_new()
         _keys("key", "alt+y")
@@ -73,30 +74,52 @@ def test_the_keyboard_alone_filters_exports_and_clears(scratch):
         assert left == []
 
 
-@pytest.mark.skipif(not (os.environ.get("DISPLAY") and shutil.which("dbus-daemon")
-                         and Path("/usr/libexec/at-spi-bus-launcher").exists() and _have_pyatspi()),
-                    reason="needs Xvfb, D-Bus, at-spi2-core and python3-pyatspi")
+@pytest.mark.skipif(
+    not (
+        os.environ.get("DISPLAY")
+        and shutil.which("dbus-daemon")
+        and Path("/usr/libexec/at-spi-bus-launcher").exists()
+        and _have_pyatspi()
+    ),
+    reason="needs Xvfb, D-Bus, at-spi2-core and python3-pyatspi",
+)
 def test_a_screen_reader_reads_the_history_window(scratch):
     from tests.integration import test_atspi
 
     db = _filled(short_tmpdir())
-    daemon = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    daemon = subprocess.Popen(
+        ["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     address = daemon.stdout.readline().strip()
     env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=address, QT_LINUX_ACCESSIBILITY_ALWAYS_ON="1", NO_AT_BRIDGE="0")
-    launcher = subprocess.Popen(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    launcher = subprocess.Popen(
+        ["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
-        with xcb_tray(ELICIT_TRAY_HISTORY=str(db), ELICIT_TRAY_OPEN_WINDOW="history", TZ="UTC",
-                      DBUS_SESSION_BUS_ADDRESS=address, QT_LINUX_ACCESSIBILITY_ALWAYS_ON="1", NO_AT_BRIDGE="0"):
+        with xcb_tray(
+            ELICIT_TRAY_HISTORY=str(db),
+            ELICIT_TRAY_OPEN_WINDOW="history",
+            TZ="UTC",
+            DBUS_SESSION_BUS_ADDRESS=address,
+            QT_LINUX_ACCESSIBILITY_ALWAYS_ON="1",
+            NO_AT_BRIDGE="0",
+        ):
             Windows("History").activate_new()
             nodes = test_atspi._tree(env, lambda ns: any(n["name"] == "Decisions" for n in ns))
             one = test_atspi._one
             assert one(nodes, name="Search")["role"] == "text"
             assert one(nodes, role="dialog", name=TITLE)
-            for label, shown, says in (("Server:", "All servers", "of one server only"),
-                                       ("Outcome:", "All outcomes", "with this outcome only"),
-                                       ("Period:", "All time", "received in this period only")):
+            for label, shown, says in (
+                ("Server:", "All servers", "of one server only"),
+                ("Outcome:", "All outcomes", "with this outcome only"),
+                ("Period:", "All time", "received in this period only"),
+            ):
                 node = one(nodes, role="combo box", name=shown)  # Qt names a combo box by its choice
                 assert node["relations"].get("labelled by") == [label]
                 assert node["description"] == f"Shows the decisions {says}."
@@ -104,7 +127,9 @@ def test_a_screen_reader_reads_the_history_window(scratch):
             assert table["role"] == "table" and table["description"].startswith("Newest first.")
             assert one(nodes, role="table cell", name="Re-authorise the GitHub app")
             details = one(nodes, name="Details")
-            assert details["text"].startswith("Outcome: Interrupted (the app stopped) (interrupted)\nReceived: 2026-09-22 02:53:20\n")
+            assert details["text"].startswith(
+                "Outcome: Interrupted (the app stopped) (interrupted)\nReceived: 2026-09-22 02:53:20\n"
+            )
             for name in ("Export JSON…", "Export CSV…", "Clear history…", "Close"):
                 assert one(nodes, role="push button", name=name)["description"]
     finally:

@@ -18,8 +18,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -55,9 +56,16 @@ AFTER_EXPIRY_S = 30
 class HostileTray(TrayProcess):
     """``elicit-tray serve`` with extra arguments; its request log is ``workdir/tray.log.jsonl``."""
 
-    def __init__(self, sock: Path, plan: list[dict[str, Any]] | None, *, workdir: Path,
-                 extra: tuple[str, ...] = ("--arm-delay-ms", "0"), env: dict[str, str] | None = None,
-                 prefix: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        sock: Path,
+        plan: list[dict[str, Any]] | None,
+        *,
+        workdir: Path,
+        extra: tuple[str, ...] = ("--arm-delay-ms", "0"),
+        env: dict[str, str] | None = None,
+        prefix: tuple[str, ...] = (),
+    ):
         super().__init__(sock, plan, workdir=workdir)
         self.extra = extra
         self.prefix = prefix
@@ -68,10 +76,11 @@ class HostileTray(TrayProcess):
     def argv(self) -> list[str]:
         return [*self.prefix, *super().argv, *self.extra]
 
-    def spawn(self) -> "HostileTray":
+    def spawn(self) -> HostileTray:
         with open(self.stderr_path, "wb") as err:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                         stderr=err, env=self.env)
+            self.proc = subprocess.Popen(
+                self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, env=self.env
+            )
         return self
 
     def log_lines(self) -> list[dict[str, Any]]:
@@ -115,8 +124,11 @@ class PeerProcess:
     def __init__(self, sock: Path):
         self.sock = Path(sock)
         self._ctrl, theirs = socket.socketpair()
-        self.proc = subprocess.Popen([sys.executable, "-c", _PEER_SCRIPT, str(theirs.fileno()), str(self.sock)],
-                                     pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", _PEER_SCRIPT, str(theirs.fileno()), str(self.sock)],
+            pass_fds=[theirs.fileno()],
+            stdin=subprocess.DEVNULL,
+        )
         theirs.close()
         self._lock = threading.Lock()
 
@@ -140,7 +152,7 @@ class PeerProcess:
         self._ctrl.close()
         self.proc.wait(timeout=10)
 
-    def __enter__(self) -> "PeerProcess":
+    def __enter__(self) -> PeerProcess:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -178,86 +190,152 @@ def conn(tray: HostileTray) -> Iterator[Conn]:
 
 # -- limits on what a request may ask to show --------------------------------------------------------
 
+
 def _schema(**props: Any) -> dict[str, Any]:
     return {"type": "object", "properties": props}
 
 
-@pytest.mark.parametrize(("params", "expected"), [
-    ({"message": "x" * (MAX_MESSAGE_CHARS + 1), "requestedSchema": EMPTY},
-     [("/message", "longer than 10000 characters (10001)")]),
-    ({"message": "m", "requestedSchema": _schema(**{f"f{i}": {"type": "boolean"} for i in range(MAX_PROPERTIES + 1)})},
-     [("/requestedSchema/properties", f"more than {MAX_PROPERTIES} properties ({MAX_PROPERTIES + 1})")]),
-    ({"message": "m", "requestedSchema": _schema(a={"type": "string", "title": "t" * (MAX_TEXT_CHARS + 1)})},
-     [("/requestedSchema/properties/a/title", "longer than 1000 characters (1001)")]),
-    ({"message": "m", "requestedSchema": _schema(a={"type": "string", "description": "d" * (MAX_TEXT_CHARS + 1)})},
-     [("/requestedSchema/properties/a/description", "longer than 1000 characters (1001)")]),
-    ({"message": "m", "requestedSchema": _schema(a={"type": "string",
-                                                    "enum": [str(i) for i in range(MAX_OPTIONS + 1)]})},
-     [("/requestedSchema/properties/a/enum", "more than 200 options (201)")]),
-    ({"message": "hold-me \x00 NUL", "requestedSchema": EMPTY},
-     [("/message", "contains a NUL character (U+0000)")]),
-], ids=["message", "properties", "title", "description", "options", "nul"])
+@pytest.mark.parametrize(
+    ("params", "expected"),
+    [
+        (
+            {"message": "x" * (MAX_MESSAGE_CHARS + 1), "requestedSchema": EMPTY},
+            [("/message", "longer than 10000 characters (10001)")],
+        ),
+        (
+            {
+                "message": "m",
+                "requestedSchema": _schema(**{f"f{i}": {"type": "boolean"} for i in range(MAX_PROPERTIES + 1)}),
+            },
+            [("/requestedSchema/properties", f"more than {MAX_PROPERTIES} properties ({MAX_PROPERTIES + 1})")],
+        ),
+        (
+            {"message": "m", "requestedSchema": _schema(a={"type": "string", "title": "t" * (MAX_TEXT_CHARS + 1)})},
+            [("/requestedSchema/properties/a/title", "longer than 1000 characters (1001)")],
+        ),
+        (
+            {
+                "message": "m",
+                "requestedSchema": _schema(a={"type": "string", "description": "d" * (MAX_TEXT_CHARS + 1)}),
+            },
+            [("/requestedSchema/properties/a/description", "longer than 1000 characters (1001)")],
+        ),
+        (
+            {
+                "message": "m",
+                "requestedSchema": _schema(a={"type": "string", "enum": [str(i) for i in range(MAX_OPTIONS + 1)]}),
+            },
+            [("/requestedSchema/properties/a/enum", "more than 200 options (201)")],
+        ),
+        (
+            {"message": "hold-me \x00 NUL", "requestedSchema": EMPTY},
+            [("/message", "contains a NUL character (U+0000)")],
+        ),
+    ],
+    ids=["message", "properties", "title", "description", "options", "nul"],
+)
 def test_a_request_over_a_limit_gets_invalid_params_with_the_violation(
-        tray: HostileTray, conn: Conn, params: dict[str, Any], expected: list[tuple[str, str]]) -> None:
+    tray: HostileTray, conn: Conn, params: dict[str, Any], expected: list[tuple[str, str]]
+) -> None:
     assert conn.call(30, "elicitation/create", params) == error(30, -32602, ANY_STR, violations(*expected))
     assert_still_serving(tray, conn)
 
 
 # -- framing-level hostility ------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("raw", "expected"), [
-    (b'{"jsonrpc":"2.0","id":40,"method":"ping","params":{"n":1e400}}\n',
-     error(40, -32700, "Parse error: number 1e400 is out of range")),
-    (b'{"jsonrpc":"2.0","id":41,"method":"ping","params":{"n":' + b"1" * 5000 + b"}}\n",
-     error(41, -32700, "Parse error: number literal longer than 100 characters")),
-    (b'{"jsonrpc":"2.0","id":42,"method":"ping","params":{"a":' + b"[" * 100 + b"]" * 100 + b"}}\n",
-     error(42, -32700, "Parse error: JSON nested deeper than 64 levels")),
-    (b'{"jsonrpc":"2.0","id":43,"method":"ping","params":{"a":' + b"[" * 500_000 + b"]" * 500_000 + b"}}\n",
-     error(43, -32700, "Parse error: JSON nested deeper than 64 levels")),
-    (b'{"jsonrpc":"2.0","id":44,"method":"ping","params":{"a":1,"a":2}}\n',
-     error(44, -32600, 'Invalid Request: duplicate key "a"')),
-    (b'{"jsonrpc":"2.0","id":45,"id":46,"method":"ping"}\n',
-     error(None, -32600, 'Invalid Request: duplicate key "id"')),
-    (b'{"jsonrpc":"2.0","id":47,"method":"pi\x00ng"}\n',
-     error(47, -32700, "Parse error: Invalid control character at: line 1 column 38 (char 37)")),
-    (b'\x00\x00\x00\x00\n', error(None, -32700, ANY_STR)),
-    (b'{"jsonrpc":"2.0","id":48,"method":"elicit\\u0000-tray/info"}\n',
-     error(48, -32601, "Method not found: elicit\x00-tray/info")),
-], ids=["huge-float", "huge-integer", "nested-100", "nested-500000", "duplicate-key", "duplicate-id",
-        "raw-nul", "only-nuls", "escaped-nul-method"])
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (
+            b'{"jsonrpc":"2.0","id":40,"method":"ping","params":{"n":1e400}}\n',
+            error(40, -32700, "Parse error: number 1e400 is out of range"),
+        ),
+        (
+            b'{"jsonrpc":"2.0","id":41,"method":"ping","params":{"n":' + b"1" * 5000 + b"}}\n",
+            error(41, -32700, "Parse error: number literal longer than 100 characters"),
+        ),
+        (
+            b'{"jsonrpc":"2.0","id":42,"method":"ping","params":{"a":' + b"[" * 100 + b"]" * 100 + b"}}\n",
+            error(42, -32700, "Parse error: JSON nested deeper than 64 levels"),
+        ),
+        (
+            b'{"jsonrpc":"2.0","id":43,"method":"ping","params":{"a":' + b"[" * 500_000 + b"]" * 500_000 + b"}}\n",
+            error(43, -32700, "Parse error: JSON nested deeper than 64 levels"),
+        ),
+        (
+            b'{"jsonrpc":"2.0","id":44,"method":"ping","params":{"a":1,"a":2}}\n',
+            error(44, -32600, 'Invalid Request: duplicate key "a"'),
+        ),
+        (
+            b'{"jsonrpc":"2.0","id":45,"id":46,"method":"ping"}\n',
+            error(None, -32600, 'Invalid Request: duplicate key "id"'),
+        ),
+        (
+            b'{"jsonrpc":"2.0","id":47,"method":"pi\x00ng"}\n',
+            error(47, -32700, "Parse error: Invalid control character at: line 1 column 38 (char 37)"),
+        ),
+        (b"\x00\x00\x00\x00\n", error(None, -32700, ANY_STR)),
+        (
+            b'{"jsonrpc":"2.0","id":48,"method":"elicit\\u0000-tray/info"}\n',
+            error(48, -32601, "Method not found: elicit\x00-tray/info"),
+        ),
+    ],
+    ids=[
+        "huge-float",
+        "huge-integer",
+        "nested-100",
+        "nested-500000",
+        "duplicate-key",
+        "duplicate-id",
+        "raw-nul",
+        "only-nuls",
+        "escaped-nul-method",
+    ],
+)
 def test_hostile_framing_gets_its_defined_error_and_the_connection_stays_usable(
-        tray: HostileTray, conn: Conn, raw: bytes, expected: dict[str, Any]) -> None:
+    tray: HostileTray, conn: Conn, raw: bytes, expected: dict[str, Any]
+) -> None:
     conn.send_raw(raw)
     assert conn.recv() == expected
     assert_still_serving(tray, conn)
 
 
 def test_a_response_sent_to_the_tray_is_ignored_and_logged(tray: HostileTray, conn: Conn) -> None:
-    conn.send_raw(b'{"jsonrpc":"2.0","id":"resp-1","result":{"action":"accept"}}\n'
-                  b'{"jsonrpc":"2.0","id":"resp-2","error":{"code":-32603,"message":"x"}}\n')
+    conn.send_raw(
+        b'{"jsonrpc":"2.0","id":"resp-1","result":{"action":"accept"}}\n'
+        b'{"jsonrpc":"2.0","id":"resp-2","error":{"code":-32603,"message":"x"}}\n'
+    )
     assert conn.call(50, "ping") == pong(50)  # the very next line is the ping's answer
     ignored = [e["id"] for e in tray.log_lines() if e["event"] == "ignored-response"]
     assert ignored[-2:] == ["resp-1", "resp-2"]
 
 
-def test_an_id_reused_while_pending_is_refused_and_is_free_again_once_cancelled(
-        tray: HostileTray, conn: Conn) -> None:
+def test_an_id_reused_while_pending_is_refused_and_is_free_again_once_cancelled(tray: HostileTray, conn: Conn) -> None:
     conn.request("dup", "elicitation/create", HOLD)
     assert conn.call("dup", "elicitation/create", SUBMIT) == error(
-        "dup", -32600, "Invalid Request: id 'dup' is already pending")
+        "dup", -32600, "Invalid Request: id 'dup' is already pending"
+    )
     conn.notify("notifications/cancelled", {"requestId": "dup"})
     assert conn.call("dup", "elicitation/create", SUBMIT) == {
-        "jsonrpc": "2.0", "id": "dup", "result": {"action": "accept", "content": {}}}
+        "jsonrpc": "2.0",
+        "id": "dup",
+        "result": {"action": "accept", "content": {}},
+    }
 
 
 # -- rate limits --------------------------------------------------------------------------------
+
 
 def test_the_17th_pending_request_on_a_connection_gets_server_busy(tray: HostileTray, conn: Conn) -> None:
     for i in range(MAX_PENDING_PER_CONNECTION):
         conn.request(i, "elicitation/create", HOLD)
     assert conn.call("one-more", "elicitation/create", HOLD) == error(
-        "one-more", -32000, "Server busy: too many pending requests (16 on this connection)",
-        {"limit": 16, "scope": "connection"})
+        "one-more",
+        -32000,
+        "Server busy: too many pending requests (16 on this connection)",
+        {"limit": 16, "scope": "connection"},
+    )
     conn.notify("notifications/cancelled", {"requestId": 0})
     conn.request("now", "elicitation/create", SUBMIT)
     assert conn.ping()["result"] == {}  # taken: it waits for a window behind the held ones
@@ -277,7 +355,8 @@ def test_the_65th_pending_request_in_total_gets_server_busy(tray: HostileTray) -
             assert c.ping()["result"] == {}  # every request was read
         with Conn(tray.sock) as late:
             assert late.call(1, "elicitation/create", SUBMIT) == error(
-                1, -32000, "Server busy: too many pending requests (64 in total)", {"limit": 64, "scope": "total"})
+                1, -32000, "Server busy: too many pending requests (64 in total)", {"limit": 64, "scope": "total"}
+            )
             holders.pop().close()  # 16 dialogs expire
             deadline = time.monotonic() + 10
             while True:  # taken once the app has seen the close: then the ping is answered first
@@ -300,6 +379,7 @@ def test_the_65th_pending_request_in_total_gets_server_busy(tray: HostileTray) -
 
 
 # -- connections ----------------------------------------------------------------------------------
+
 
 def test_a_burst_of_200_connections_at_once_is_served(tray: HostileTray) -> None:
     barrier = threading.Barrier(200)
@@ -336,8 +416,12 @@ def test_one_connection_over_the_limit_gets_server_busy_and_is_closed(tray: Host
                 held.append(p.connect())
         assert held[-1].ping()["result"] == {}  # the app has accepted all of them
         with Conn(tray.sock) as extra:
-            assert extra.recv() == error(None, -32000, f"Server busy: too many connections ({MAX_CONNECTIONS})",
-                                         {"limit": MAX_CONNECTIONS, "scope": "connections"})
+            assert extra.recv() == error(
+                None,
+                -32000,
+                f"Server busy: too many connections ({MAX_CONNECTIONS})",
+                {"limit": MAX_CONNECTIONS, "scope": "connections"},
+            )
             assert extra.read_line() is None
         held.pop().close()
         assert _ping_once_a_slot_is_free(tray) == pong(1)
@@ -357,13 +441,19 @@ def test_one_process_gets_at_most_32_connections_and_others_still_get_in(tray: H
             assert held[-1].ping()["result"] == {}  # the app has accepted all of them
             extra = greedy.connect()
             assert extra.recv() == error(
-                None, -32000, f"Server busy: too many connections ({MAX_CONNECTIONS_PER_PEER} from one process)",
-                {"limit": MAX_CONNECTIONS_PER_PEER, "scope": "peer"})
+                None,
+                -32000,
+                f"Server busy: too many connections ({MAX_CONNECTIONS_PER_PEER} from one process)",
+                {"limit": MAX_CONNECTIONS_PER_PEER, "scope": "peer"},
+            )
             assert extra.read_line() is None
             extra.close()
             with Conn(tray.sock, timeout_s=AFTER_EXPIRY_S) as other:  # another process is served, dialogs too
                 assert other.call(1, "elicitation/create", SUBMIT) == {
-                    "jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}}
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "result": {"action": "accept", "content": {}},
+                }
             held.pop().close()
             deadline = time.monotonic() + 10
             while True:  # its slot comes back once the app has seen the close
@@ -386,7 +476,7 @@ def test_a_process_that_keeps_abandoning_requests_is_refused_and_others_are_not(
 
     with PeerProcess(tray.sock) as flooder:
         cycles = 0
-        for cycles in range(1, 64):  # connect, send 16, disconnect (the seen flood), until refused
+        for cycles in range(1, 64):  # noqa: B007 (read after the loop) connect, send 16, disconnect, until refused
             with flooder.connect() as c:
                 for i in range(16):
                     c.request(i, "elicitation/create", HOLD)
@@ -395,16 +485,25 @@ def test_a_process_that_keeps_abandoning_requests_is_refused_and_others_are_not(
                 if reply.get("id") == 0:
                     break
                 assert reply == pong("p")  # every request was read: all 16 pending
-        assert reply == error(0, -32000, "Server busy: too many abandoned requests (32 in 60 s from this process)",
-                              {"limit": MAX_ABANDONED_PER_PEER, "scope": "abandoning"})
+        assert reply == error(
+            0,
+            -32000,
+            "Server busy: too many abandoned requests (32 in 60 s from this process)",
+            {"limit": MAX_ABANDONED_PER_PEER, "scope": "abandoning"},
+        )
         assert cycles >= MAX_ABANDONED_PER_PEER // 16 + 1
         with flooder.connect() as c:  # ping is always answered; every further request is refused at once
             assert c.call("p", "ping") == pong("p")
             assert c.call(7, "elicitation/create", SUBMIT)["error"]["data"] == {
-                "limit": MAX_ABANDONED_PER_PEER, "scope": "abandoning"}
+                "limit": MAX_ABANDONED_PER_PEER,
+                "scope": "abandoning",
+            }
         with Conn(tray.sock, timeout_s=AFTER_EXPIRY_S) as other:  # another process is served, dialogs too
             assert other.call(1, "elicitation/create", SUBMIT) == {
-                "jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}}
+                "jsonrpc": "2.0",
+                "id": 1,
+                "result": {"action": "accept", "content": {}},
+            }
     busy = [e for e in tray.log_lines() if e.get("scope") == "abandoning"]
     assert busy and all(e["pid"] == flooder.pid for e in busy)
 
@@ -453,7 +552,10 @@ def test_a_restarted_tray_serves_new_requests(scratch: Path) -> None:
     try:
         with Conn(sock) as c:
             assert c.call(1, "elicitation/create", SUBMIT) == {
-                "jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}}
+                "jsonrpc": "2.0",
+                "id": 1,
+                "result": {"action": "accept", "content": {}},
+            }
     finally:
         assert second.stop() == 0, second.stderr
     assert second.wait(START_TIMEOUT_S) == 0

@@ -17,8 +17,9 @@ import os
 import stat
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -77,32 +78,44 @@ def conn(tray: TrayProcess) -> Iterator[Conn]:
 
 # -- framing and envelopes -----------------------------------------------------------------------
 
-@pytest.mark.parametrize(("line", "expected_id"), [
-    (b"{not json\n", None),
-    (b'{"jsonrpc": "2.0", "id": 9, "method": "ping", \n', 9),
-    (b'{"jsonrpc": "2.0", "method": "ping", "params": {"id": 7}, \n', None),  # issue 11 §3: never a nested id
-    (b'{"jsonrpc": "2.0", "params": {"id": 7}, "id": "own", \n', "own"),
-], ids=["garbage", "truncated-with-readable-id", "nested-id-only", "own-id-after-a-nested-one"])
+
+@pytest.mark.parametrize(
+    ("line", "expected_id"),
+    [
+        (b"{not json\n", None),
+        (b'{"jsonrpc": "2.0", "id": 9, "method": "ping", \n', 9),
+        (b'{"jsonrpc": "2.0", "method": "ping", "params": {"id": 7}, \n', None),  # issue 11 §3: never a nested id
+        (b'{"jsonrpc": "2.0", "params": {"id": 7}, "id": "own", \n', "own"),
+    ],
+    ids=["garbage", "truncated-with-readable-id", "nested-id-only", "own-id-after-a-nested-one"],
+)
 def test_a_line_that_is_not_json_gets_a_parse_error_and_the_connection_stays_usable(
-        tray: TrayProcess, conn: Conn, line: bytes, expected_id: Any) -> None:
+    tray: TrayProcess, conn: Conn, line: bytes, expected_id: Any
+) -> None:
     conn.send_raw(line)
     assert conn.recv() == rpc_error(expected_id, -32700)
     assert_still_serving(tray, conn)
 
 
-@pytest.mark.parametrize(("line", "expected_id"), [
-    (b'{"jsonrpc": "2.0", "id": 3, "method": "ping", "params": {"x": "\xff\xfe"}}\n', 3),
-    (b"\xc3\x28\xff\n", None),
-], ids=["with-readable-id", "no-id"])
+@pytest.mark.parametrize(
+    ("line", "expected_id"),
+    [
+        (b'{"jsonrpc": "2.0", "id": 3, "method": "ping", "params": {"x": "\xff\xfe"}}\n', 3),
+        (b"\xc3\x28\xff\n", None),
+    ],
+    ids=["with-readable-id", "no-id"],
+)
 def test_invalid_utf8_gets_a_parse_error_and_the_connection_stays_usable(
-        tray: TrayProcess, conn: Conn, line: bytes, expected_id: Any) -> None:
+    tray: TrayProcess, conn: Conn, line: bytes, expected_id: Any
+) -> None:
     conn.send_raw(line)
     assert conn.recv() == rpc_error(expected_id, -32700)
     assert_still_serving(tray, conn)
 
 
 def test_a_line_over_one_mebibyte_gets_a_parse_error_and_the_next_line_is_still_answered(
-        tray: TrayProcess, conn: Conn) -> None:
+    tray: TrayProcess, conn: Conn
+) -> None:
     head = b'{"jsonrpc": "2.0", "id": 7, "method": "ping", "params": {"padding": "'
     line = head + b"a" * MAX_LINE_BYTES + b'"}}\n'
     assert len(line) > MAX_LINE_BYTES + 1
@@ -129,19 +142,23 @@ def test_an_unknown_method_gets_method_not_found_with_its_id(tray: TrayProcess, 
     assert_still_serving(tray, conn)
 
 
-def test_info_reports_the_version_the_modes_and_the_pid_of_the_tray_process(
-        tray: TrayProcess, conn: Conn) -> None:
-    assert conn.call(6, "elicit-tray/info") == {"jsonrpc": "2.0", "id": 6, "result": {
-        "version": __version__, "modes": {"form": {}, "url": {}}, "pid": tray.pid}}
+def test_info_reports_the_version_the_modes_and_the_pid_of_the_tray_process(tray: TrayProcess, conn: Conn) -> None:
+    assert conn.call(6, "elicit-tray/info") == {
+        "jsonrpc": "2.0",
+        "id": 6,
+        "result": {"version": __version__, "modes": {"form": {}, "url": {}}, "pid": tray.pid},
+    }
     assert_still_serving(tray, conn)
 
 
 # -- invalid elicitation params ---------------------------------------------------------------------
 
+
 def test_a_nested_object_schema_is_refused_with_one_violation_at_its_path(tray: TrayProcess, conn: Conn) -> None:
     reply = conn.call(10, "elicitation/create", {"message": "x", "requestedSchema": NESTED_SCHEMA})
-    assert reply == rpc_error(10, -32602, {"violations": [
-        {"path": "/requestedSchema/properties/address", "message": ANY_STR}]})
+    assert reply == rpc_error(
+        10, -32602, {"violations": [{"path": "/requestedSchema/properties/address", "message": ANY_STR}]}
+    )
     assert_still_serving(tray, conn)
 
 
@@ -159,15 +176,18 @@ def test_url_mode_without_a_url_is_refused_at_the_url_path(tray: TrayProcess, co
 
 # -- dialogs answered, expired, refused ---------------------------------------------------------------
 
+
 def test_a_submitted_dialog_answers_accept_with_empty_content(tray: TrayProcess, conn: Conn) -> None:
     assert conn.call(20, "elicitation/create", SUBMIT) == {
-        "jsonrpc": "2.0", "id": 20, "result": {"action": "accept", "content": {}}}
+        "jsonrpc": "2.0",
+        "id": 20,
+        "result": {"action": "accept", "content": {}},
+    }
     assert_still_serving(tray, conn)
 
 
 def test_a_declined_dialog_answers_decline_without_content(tray: TrayProcess, conn: Conn) -> None:
-    assert conn.call(21, "elicitation/create", DECLINE) == {
-        "jsonrpc": "2.0", "id": 21, "result": {"action": "decline"}}
+    assert conn.call(21, "elicitation/create", DECLINE) == {"jsonrpc": "2.0", "id": 21, "result": {"action": "decline"}}
     assert_still_serving(tray, conn)
 
 
@@ -178,7 +198,10 @@ def test_disconnecting_during_a_dialog_leaves_the_tray_answering_new_requests(tr
     with Conn(tray.sock) as fresh:
         assert fresh.call(1, "ping") == pong(1)
         assert fresh.call(2, "elicitation/create", SUBMIT) == {
-            "jsonrpc": "2.0", "id": 2, "result": {"action": "accept", "content": {}}}
+            "jsonrpc": "2.0",
+            "id": 2,
+            "result": {"action": "accept", "content": {}},
+        }
     assert_still_serving(tray)
 
 
@@ -188,12 +211,16 @@ def test_a_cancelled_request_never_gets_a_response(tray: TrayProcess, conn: Conn
     assert conn.call(2, "ping") == pong(2)
     # A dialog that takes the arm delay to answer: still nothing for id 1 before its answer.
     assert conn.call(3, "elicitation/create", SUBMIT) == {
-        "jsonrpc": "2.0", "id": 3, "result": {"action": "accept", "content": {}}}
+        "jsonrpc": "2.0",
+        "id": 3,
+        "result": {"action": "accept", "content": {}},
+    }
     assert_still_serving(tray, conn)
 
 
 def test_a_reused_id_while_pending_is_refused_and_the_first_request_stays_pending(
-        tray: TrayProcess, conn: Conn) -> None:
+    tray: TrayProcess, conn: Conn
+) -> None:
     conn.request(7, "elicitation/create", HOLD)
     assert conn.call(7, "elicitation/create", SUBMIT) == rpc_error(7, -32600)
     assert conn.call(7, "ping") == rpc_error(7, -32600)  # id 7 is still taken: the first is pending
@@ -202,6 +229,7 @@ def test_a_reused_id_while_pending_is_refused_and_the_first_request_stays_pendin
 
 
 # -- the socket and the single instance -------------------------------------------------------------------
+
 
 def test_the_socket_is_0600_and_its_directory_0700(tray: TrayProcess) -> None:
     info = os.lstat(tray.sock)
@@ -259,10 +287,17 @@ def test_sigterm_while_a_dialog_is_open_answers_an_internal_error_and_exits_0(sc
 
 # -- elicit-tray ask -------------------------------------------------------------------------------
 
+
 def run_ask(sock: Path, params: Any, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "elicit_tray", "--socket", str(sock), "ask", *extra],
-                          input=json.dumps(params), capture_output=True, text=True, env=tray_env(),
-                          timeout=CLI_TIMEOUT_S, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "elicit_tray", "--socket", str(sock), "ask", *extra],
+        input=json.dumps(params),
+        capture_output=True,
+        text=True,
+        env=tray_env(),
+        timeout=CLI_TIMEOUT_S,
+        check=False,
+    )
 
 
 def test_ask_prints_the_elicit_result_of_params_on_stdin_and_exits_0(tray: TrayProcess) -> None:
@@ -275,8 +310,11 @@ def test_ask_with_a_bad_schema_exits_1_with_the_error_json_on_stderr(tray: TrayP
     done = run_ask(tray.sock, {"message": "x", "requestedSchema": NESTED_SCHEMA})
     assert done.returncode == 1, done.stderr
     assert done.stdout == ""
-    assert json.loads(done.stderr) == {"code": -32602, "message": ANY_STR, "data": {"violations": [
-        {"path": "/requestedSchema/properties/address", "message": ANY_STR}]}}
+    assert json.loads(done.stderr) == {
+        "code": -32602,
+        "message": ANY_STR,
+        "data": {"violations": [{"path": "/requestedSchema/properties/address", "message": ANY_STR}]},
+    }
 
 
 def test_ask_with_no_start_and_no_tray_exits_5(scratch: Path) -> None:
@@ -284,7 +322,6 @@ def test_ask_with_no_start_and_no_tray_exits_5(scratch: Path) -> None:
     assert done.returncode == 5, done.stderr
     assert done.stdout == ""
     assert not (scratch / "run").exists()  # nothing was started
-
 
 
 def test_connections_leave_no_descriptor_behind(tray: TrayProcess) -> None:
@@ -310,22 +347,29 @@ def test_serve_timeout_answers_cancel_for_an_untouched_dialog(scratch: Path) -> 
     try:
         with Conn(proc.sock) as c:
             assert c.call(1, "elicitation/create", {"message": "wait", "requestedSchema": EMPTY_SCHEMA}) == {
-                "jsonrpc": "2.0", "id": 1, "result": {"action": "cancel"}}
+                "jsonrpc": "2.0",
+                "id": 1,
+                "result": {"action": "cancel"},
+            }
     finally:
         assert proc.stop() == 0
 
 
-def test_a_socket_path_too_long_for_af_unix_makes_serve_exit_4_and_ask_exit_5_saying_what_to_do(
-        scratch: Path) -> None:
+def test_a_socket_path_too_long_for_af_unix_makes_serve_exit_4_and_ask_exit_5_saying_what_to_do(scratch: Path) -> None:
     sock = scratch / ("d" * 110) / "socket"
     size = len(os.fsencode(str(sock)))
-    advice = (f"the socket path {sock} is {size} bytes long; Unix sockets take at most 107. Set ELICIT_TRAY_SOCKET "
-              "(or pass --socket) to a shorter path in a directory only you can use (mode 0700), for the tray app "
-              "and its clients alike, or set XDG_RUNTIME_DIR to a short private directory")
+    advice = (
+        f"the socket path {sock} is {size} bytes long; Unix sockets take at most 107. Set ELICIT_TRAY_SOCKET "
+        "(or pass --socket) to a shorter path in a directory only you can use (mode 0700), for the tray app "
+        "and its clients alike, or set XDG_RUNTIME_DIR to a short private directory"
+    )
     refused = TrayProcess(sock, PLAN, workdir=scratch).spawn()
     assert refused.wait() == 4
     assert refused.stderr == f"elicit-tray: refusing to start: {advice}\n"
     assert not sock.parent.exists()
     done = run_ask(sock, SUBMIT)
     assert (done.returncode, done.stdout, done.stderr) == (
-        5, "", f"elicit-tray ask: cannot use the elicit-tray socket: {advice}; nothing was sent\n")
+        5,
+        "",
+        f"elicit-tray ask: cannot use the elicit-tray socket: {advice}; nothing was sent\n",
+    )

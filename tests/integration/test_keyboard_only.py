@@ -17,7 +17,8 @@ import select
 import shutil
 import socket
 import subprocess
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -48,12 +49,13 @@ class KeyboardUser:
         self.spec = parse_requested_schema(params["requestedSchema"])
         titles = [f.title for f in self.spec.fields]
         self.mnemonic: dict[str, str | None] = {}
-        for field, text in zip(self.spec.fields, assign_mnemonics(titles, reserved=BUTTON_LETTERS)):
+        for field, text in zip(self.spec.fields, assign_mnemonics(titles, reserved=BUTTON_LETTERS), strict=True):
             at = text.replace("&&", "").find("&")
             self.mnemonic[field.name] = text.replace("&&", "")[at + 1].lower() if at >= 0 else None
         self.radio = {f.name: WidgetRegistry().key(f) == "radio" for f in self.spec.fields}
-        self.checked = {f.name: (list(f.default) if isinstance(f.default, list) else f.default)
-                        for f in self.spec.fields}
+        self.checked = {
+            f.name: (list(f.default) if isinstance(f.default, list) else f.default) for f in self.spec.fields
+        }
 
     def tab_stops(self, name: str) -> int:
         """How many Tab presses cross field ``name``."""
@@ -140,8 +142,12 @@ class Clipboard:
         says so on stderr with -verbose, after XSetSelectionOwner)."""
         self.release()
         assert shutil.which("xclip"), "xclip is missing: run ./scripts/setup.sh"
-        self.proc = subprocess.Popen(["xclip", "-verbose", "-selection", "clipboard", "-i"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            ["xclip", "-verbose", "-selection", "clipboard", "-i"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write(text.encode())
         self.proc.stdin.close()
@@ -164,11 +170,13 @@ def trays() -> Iterator[Any]:
     """``trays(env)``: a tray app with the case's environment, one per distinct ``env``."""
     started: dict[tuple[tuple[str, str], ...], Any] = {}
     with contextlib.ExitStack() as stack:
+
         def get(env: dict[str, str]) -> Any:
             key = tuple(sorted(env.items()))
             if key not in started:
                 started[key] = stack.enter_context(xcb_tray(LANGUAGE="en", LC_ALL="C.UTF-8", **env))
             return started[key]
+
         yield get
 
 
@@ -189,8 +197,10 @@ def test_a_keyboard_alone_gets_the_same_json_as_the_mouse(trays, clipboard, case
     with socket.socket(socket.AF_UNIX) as conn:
         conn.settimeout(30)
         conn.connect(str(tray))
-        conn.sendall(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create",
-                                 "params": case["params"]}).encode() + b"\n")
+        conn.sendall(
+            json.dumps({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": case["params"]}).encode()
+            + b"\n"
+        )
         windows.activate_new()
         for step in interaction["steps"]:
             if step["do"] == "paste":

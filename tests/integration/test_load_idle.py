@@ -36,7 +36,7 @@ class Held:
         return Accepted({})
 
 
-_OPEN: list["Client"] = []
+_OPEN: list[Client] = []
 
 
 class Client:
@@ -71,8 +71,9 @@ class Client:
 def endpoint(aio, scratch: Path):
     handler = Held()
     dispatcher = Dispatcher(UiFunctions(handler), version="test", max_unfinished_bytes=64 * 1024)
-    ep = LocalEndpoint(dispatcher, scratch / "run" / "socket", max_connections=8, max_connections_per_peer=8,
-                       idle_close_ms=IDLE_MS)
+    ep = LocalEndpoint(
+        dispatcher, scratch / "run" / "socket", max_connections=8, max_connections_per_peer=8, idle_close_ms=IDLE_MS
+    )
     ep.listen()
     ep.handler = handler  # type: ignore[attr-defined]
     yield ep
@@ -86,20 +87,32 @@ def wait(qtbot, clients: list[Client], condition, timeout_ms: int = 10_000) -> N
         for c in clients:
             c.poll()
         return bool(condition())
+
     qtbot.waitUntil(check, timeout=timeout_ms)
 
 
 def test_idle_connections_are_closed_so_they_cannot_lock_others_out(endpoint, qtbot):
     idle = [Client(endpoint.path) for _ in range(7)]
     holder = Client(endpoint.path)
-    holder.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": CONFIRM}).encode()
-                + b"\n" + b'{"jsonrpc":"2.0","id":2,"method":"ping"}\n')
+    holder.send(
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": CONFIRM}).encode()
+        + b"\n"
+        + b'{"jsonrpc":"2.0","id":2,"method":"ping"}\n'
+    )
     wait(qtbot, [holder], lambda: holder.lines() == [{"jsonrpc": "2.0", "id": 2, "result": {}}])
     late = Client(endpoint.path)  # all 8 are taken
     wait(qtbot, [late], lambda: late.eof)
-    assert late.lines() == [{"jsonrpc": "2.0", "id": None, "error": {
-        "code": -32000, "message": "Server busy: too many connections (8)",
-        "data": {"limit": 8, "scope": "connections"}}}]
+    assert late.lines() == [
+        {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {
+                "code": -32000,
+                "message": "Server busy: too many connections (8)",
+                "data": {"limit": 8, "scope": "connections"},
+            },
+        }
+    ]
     # after the idle time the idle ones are closed without a message; the holder stays
     wait(qtbot, idle + [holder], lambda: all(c.eof for c in idle))
     assert [c.buf for c in idle] == [b""] * 7
@@ -116,9 +129,18 @@ def test_the_connection_with_the_largest_unfinished_line_is_dropped_over_the_tot
     wait(qtbot, [a, b], lambda: endpoint.dispatcher.unfinished_bytes() == 2 * 55 + 50_000)
     c.send(b"c" * 20_000)  # 70,110 bytes > 65,536: a holds the most
     wait(qtbot, [a, b, c], lambda: a.eof)
-    assert a.lines() == [{"jsonrpc": "2.0", "id": None, "error": {
-        "code": -32700, "message": "Parse error: unfinished input over the limit of 65536 bytes for all connections; "
-                                   "connection closed", "data": {"limit": 65536, "scope": "unfinished-input"}}}]
+    assert a.lines() == [
+        {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {
+                "code": -32700,
+                "message": "Parse error: unfinished input over the limit of 65536 bytes for all connections; "
+                "connection closed",
+                "data": {"limit": 65536, "scope": "unfinished-input"},
+            },
+        }
+    ]
     assert endpoint.dispatcher.unfinished_bytes() == 55 + 20_000 + 20_000
     b.send(b'"}}\n')
     wait(qtbot, [b], lambda: b.buf.endswith(b"\n"))

@@ -29,7 +29,7 @@ from .tray_process import Conn
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc, Unix sockets")
 
-SITECUSTOMIZE = r'''
+SITECUSTOMIZE = r"""
 import os, socket, sys
 
 _RECORD = os.environ["ELICIT_TRAY_NET_RECORD"]
@@ -54,23 +54,31 @@ def _hook(event, args):
 
 
 sys.addaudithook(_hook)
-'''
+"""
 
 PLAN = [
-    {"match": "form-me", "steps": [{"do": "type", "field": "name", "text": "Ada Secret"},
-                                   {"do": "type", "field": "site", "text": "https://typed.example.net/x?y=1"},
-                                   {"do": "submit"}]},
+    {
+        "match": "form-me",
+        "steps": [
+            {"do": "type", "field": "name", "text": "Ada Secret"},
+            {"do": "type", "field": "site", "text": "https://typed.example.net/x?y=1"},
+            {"do": "submit"},
+        ],
+    },
     {"match": "url-me", "steps": [{"do": "open"}]},
     {"match": "decline-me", "steps": [{"do": "decline"}]},
 ]
 FORM = {
     "message": "form-me: your details",
-    "requestedSchema": {"type": "object", "properties": {
-        "name": {"type": "string", "title": "Name"},
-        "email": {"type": "string", "format": "email", "default": "ada@mail.example.org"},
-        "site": {"type": "string", "format": "uri", "description": "see https://docs.example.com/help"},
-        "home": {"type": "string", "format": "uri", "default": "https://home.example.org/"},
-    }},
+    "requestedSchema": {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "title": "Name"},
+            "email": {"type": "string", "format": "email", "default": "ada@mail.example.org"},
+            "site": {"type": "string", "format": "uri", "description": "see https://docs.example.com/help"},
+            "home": {"type": "string", "format": "uri", "default": "https://home.example.org/"},
+        },
+    },
 }
 URLS = [
     "https://accounts.example.com/connect?token=tok-123&state=s",
@@ -89,8 +97,12 @@ def _strace_works() -> bool:
     if exe is None:
         return False
     try:
-        done = subprocess.run([exe, "-f", "-qq", "-e", "trace=connect", "-o", os.devnull, "true"],
-                              capture_output=True, timeout=20, check=False)
+        done = subprocess.run(
+            [exe, "-f", "-qq", "-e", "trace=connect", "-o", os.devnull, "true"],
+            capture_output=True,
+            timeout=20,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return False
     return done.returncode == 0
@@ -142,8 +154,10 @@ def test_no_outbound_connection_from_the_app_through_form_and_url_consent(scratc
     trace = scratch / "strace.txt"
     use_strace = _strace_works()
     prefix = ("strace", "-f", "-qq", "-e", "trace=connect,sendto,sendmsg", "-o", str(trace)) if use_strace else ()
-    env = {"PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
-           "ELICIT_TRAY_NET_RECORD": str(record)}
+    env = {
+        "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+        "ELICIT_TRAY_NET_RECORD": str(record),
+    }
     sock = scratch / "run" / "socket"
     sock.parent.mkdir(mode=0o700)
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as stale:  # a stale socket: the app probes it
@@ -155,9 +169,19 @@ def test_no_outbound_connection_from_the_app_through_form_and_url_consent(scratc
         assert tray.wait() == 0, tray.stderr
     finally:
         tray.kill()
-    assert replies[0] == {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {
-        "name": "Ada Secret", "email": "ada@mail.example.org", "site": "https://typed.example.net/x?y=1",
-        "home": "https://home.example.org/"}}}
+    assert replies[0] == {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": {
+            "action": "accept",
+            "content": {
+                "name": "Ada Secret",
+                "email": "ada@mail.example.org",
+                "site": "https://typed.example.net/x?y=1",
+                "home": "https://home.example.org/",
+            },
+        },
+    }
     assert replies[1] == {"jsonrpc": "2.0", "id": 2, "result": {"action": "accept"}}
     assert all(r["id"] == n and "result" in r for n, r in enumerate(replies[2:5], start=3))
     assert replies[5] == {"jsonrpc": "2.0", "id": 9, "result": {"action": "decline"}}
@@ -165,27 +189,38 @@ def test_no_outbound_connection_from_the_app_through_form_and_url_consent(scratc
     assert record.read_text(encoding="utf-8") == ""  # the audit hook saw no attempt at all
     if use_strace:
         calls = trace.read_text(encoding="utf-8", errors="replace")
-        assert 'connect(' in calls and str(sock) in calls  # the trace works: it saw the probe of the stale socket
+        assert "connect(" in calls and str(sock) in calls  # the trace works: it saw the probe of the stale socket
         assert [row for row in calls.splitlines() if "AF_INET" in row] == []
     # The request log of that run: no field value, no query string, no user info.
     log = tray.log_lines()
     kinds = [(e["id"], e["mode"], e["outcome"]) for e in log if e["event"] == "elicitation"]
-    assert kinds == [(1, "form", "accept"), (2, "url", "accept"), (3, "url", kinds[2][2]), (4, "url", "accept"),
-                     (5, "url", "accept"), (9, "url", "decline")]
+    assert kinds == [
+        (1, "form", "accept"),
+        (2, "url", "accept"),
+        (3, "url", kinds[2][2]),
+        (4, "url", "accept"),
+        (5, "url", "accept"),
+        (9, "url", "decline"),
+    ]
     form_line = next(e for e in log if e.get("id") == 1)
     assert form_line["fields"] == ["email", "home", "name", "site"] and "content" not in form_line
     assert form_line["pid"] > 0 and form_line["process"] and isinstance(form_line["ms"], float)
     assert [e["url"] for e in log if e.get("mode") == "url"] == [
-        "https://accounts.example.com/connect?…", "https://xn--pypal-4ve.com/login?…",
-        "http://localhost:8765/callback?…", "https://example.org:8443/p#…", "https://accounts.example.com/connect?…"]
+        "https://accounts.example.com/connect?…",
+        "https://xn--pypal-4ve.com/login?…",
+        "http://localhost:8765/callback?…",
+        "https://example.org:8443/p#…",
+        "https://accounts.example.com/connect?…",
+    ]
     text = tray.log_path.read_text(encoding="utf-8")
     for secret in ("Ada", "ada@", "typed.example", "tok-123", "c0de", "user:pass", "form-me"):
         assert secret not in text
 
 
 def test_log_values_puts_the_values_and_full_urls_in_the_log(scratch: Path) -> None:
-    tray = HostileTray(scratch / "run2" / "socket", PLAN, workdir=scratch,
-                       extra=("--arm-delay-ms", "0", "--log-values")).start()
+    tray = HostileTray(
+        scratch / "run2" / "socket", PLAN, workdir=scratch, extra=("--arm-delay-ms", "0", "--log-values")
+    ).start()
     try:
         with Conn(tray.sock, timeout_s=30) as c:
             assert "result" in c.call(1, "elicitation/create", FORM)

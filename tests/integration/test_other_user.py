@@ -80,8 +80,16 @@ def _interpreter_for(user: pwd.struct_passwd) -> str | None:
         if not exe:
             continue
         try:
-            done = subprocess.run([exe, "-c", "pass"], user=user.pw_uid, group=user.pw_gid, extra_groups=[],
-                                  capture_output=True, timeout=20, check=False, cwd="/")
+            done = subprocess.run(
+                [exe, "-c", "pass"],
+                user=user.pw_uid,
+                group=user.pw_gid,
+                extra_groups=[],
+                capture_output=True,
+                timeout=20,
+                check=False,
+                cwd="/",
+            )
         except OSError:
             continue
         if done.returncode == 0:
@@ -90,9 +98,18 @@ def _interpreter_for(user: pwd.struct_passwd) -> str | None:
 
 
 def run_as(user: pwd.struct_passwd, exe: str, sock: Path) -> dict[str, Any]:
-    done = subprocess.run([exe, "-c", CLIENT, str(sock)], user=user.pw_uid, group=user.pw_gid, extra_groups=[],
-                          capture_output=True, text=True, timeout=30, check=False, cwd="/",
-                          env={"PATH": "/usr/bin:/bin"})
+    done = subprocess.run(
+        [exe, "-c", CLIENT, str(sock)],
+        user=user.pw_uid,
+        group=user.pw_gid,
+        extra_groups=[],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+        cwd="/",
+        env={"PATH": "/usr/bin:/bin"},
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -111,7 +128,8 @@ def other_user() -> tuple[pwd.struct_passwd, str]:
 
 
 def test_another_user_cannot_reach_the_socket_in_its_private_directory(
-        other_user: tuple[pwd.struct_passwd, str], scratch: Path) -> None:
+    other_user: tuple[pwd.struct_passwd, str], scratch: Path
+) -> None:
     user, exe = other_user
     scratch.chmod(0o711)  # the scratch folder is traversable, as /run/user is
     tray = HostileTray(scratch / "run" / "socket", [], workdir=scratch).start()
@@ -125,7 +143,8 @@ def test_another_user_cannot_reach_the_socket_in_its_private_directory(
 
 
 def test_another_users_connection_is_closed_before_anything_is_read(
-        other_user: tuple[pwd.struct_passwd, str], scratch: Path) -> None:
+    other_user: tuple[pwd.struct_passwd, str], scratch: Path
+) -> None:
     user, exe = other_user
     scratch.chmod(0o711)
     tray = HostileTray(scratch / "run" / "socket", [], workdir=scratch).start()
@@ -135,8 +154,9 @@ def test_another_users_connection_is_closed_before_anything_is_read(
         tray.sock.chmod(0o666)
         got = run_as(user, exe, tray.sock)
         assert got["connect"] == 0 and got["data"] == ""  # not a single byte: not even an error
-        assert got.get("eof") or got.get("recv") == errno.ECONNRESET or got.get("send") in (errno.EPIPE,
-                                                                                            errno.ECONNRESET)
+        assert (
+            got.get("eof") or got.get("recv") == errno.ECONNRESET or got.get("send") in (errno.EPIPE, errno.ECONNRESET)
+        )
         refused = [e for e in tray.log_lines() if e["event"] == "connection-refused"]
         assert [(e["reason"], e["uid"]) for e in refused] == [("other-user", user.pw_uid)]
         with Conn(tray.sock) as mine:
@@ -147,8 +167,10 @@ def test_another_users_connection_is_closed_before_anything_is_read(
 
 # -- in-process: the uid check of LocalEndpoint with a fake peer -----------------------------------
 
+
 def test_local_endpoint_closes_a_connection_from_another_uid_without_reading(
-        qtbot: Any, monkeypatch: pytest.MonkeyPatch, scratch: Path) -> None:
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch, scratch: Path
+) -> None:
     from elicit_tray.ipc import server
 
     other = os.getuid() + 1
@@ -190,8 +212,13 @@ def test_local_endpoint_closes_a_connection_from_another_uid_without_reading(
         journal.close()
     (line,) = [json.loads(x) for x in (scratch / "log.jsonl").read_text().splitlines()]
     del line["ts"]
-    assert line == {"event": "connection-refused", "reason": "other-user", "uid": other, "pid": 99999,
-                    "process": "intruder"}
+    assert line == {
+        "event": "connection-refused",
+        "reason": "other-user",
+        "uid": other,
+        "pid": 99999,
+        "process": "intruder",
+    }
 
 
 def test_local_endpoint_serves_a_connection_from_the_same_uid(qtbot: Any, scratch: Path) -> None:
@@ -302,9 +329,11 @@ print(json.dumps(stats), flush=True)
 """
 
 ASK_PARAMS = {"message": "Deploy to production?", "requestedSchema": {"type": "object", "properties": {}}}
-REMEDY_OTHER = ("Another user may be impersonating the tray app: do not use this path. Remove {target} (an "
-                "administrator may have to) or choose a socket in a directory only you own, with mode 0700 "
-                "(--socket PATH or ELICIT_TRAY_SOCKET), then start elicit-tray again.")
+REMEDY_OTHER = (
+    "Another user may be impersonating the tray app: do not use this path. Remove {target} (an "
+    "administrator may have to) or choose a socket in a directory only you own, with mode 0700 "
+    "(--socket PATH or ELICIT_TRAY_SOCKET), then start elicit-tray again."
+)
 
 
 class FakeTray:
@@ -313,9 +342,22 @@ class FakeTray:
     def __init__(self, user: pwd.struct_passwd, exe: str, paths: list[Path]):
         self.paths = paths
         self.proc = subprocess.Popen(
-            ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", exe, "-c", FAKE_TRAY,
-             *map(str, paths)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd="/",
-            env={"PATH": "/usr/bin:/bin"})
+            [
+                "setpriv",
+                f"--reuid={user.pw_uid}",
+                f"--regid={user.pw_gid}",
+                "--clear-groups",
+                exe,
+                "-c",
+                FAKE_TRAY,
+                *map(str, paths),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd="/",
+            env={"PATH": "/usr/bin:/bin"},
+        )
         assert self.proc.stdout is not None
         import selectors
 
@@ -364,19 +406,30 @@ def _clean_env(monkeypatch: pytest.MonkeyPatch, scratch: Path) -> dict[str, str]
 
 
 def _ask(env: dict[str, str], *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "elicit_tray", *extra], input=json.dumps(ASK_PARAMS),
-                          capture_output=True, text=True, env=env, timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "elicit_tray", *extra],
+        input=json.dumps(ASK_PARAMS),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
 
 
-def _plant(case: str, scratch: Path, user: pwd.struct_passwd, monkeypatch: pytest.MonkeyPatch,
-           ) -> tuple[list[str], Path, list[Path], Any]:
+def _plant(
+    case: str,
+    scratch: Path,
+    user: pwd.struct_passwd,
+    monkeypatch: pytest.MonkeyPatch,
+) -> tuple[list[str], Path, list[Path], Any]:
     """Set the stage for ``case``; returns (the ``elicit-tray`` arguments before ``ask``, the
     path the requester uses, where the fake tray listens, a function that finishes the stage
     once the fake listens, or None)."""
     from elicit_tray.paths import default_socket_path
 
     legacy = scratch / "tmp" / f"elicit-tray-{os.getuid()}" / "socket"  # the old /tmp fallback
-    me, them = os.getuid(), user.pw_uid
+    me = os.getuid()
     if case in ("default-xdg-unset", "default-xdg-set"):
         if case == "default-xdg-set":
             runtime = _mkdir(scratch / "xdg", 0o700)
@@ -406,28 +459,46 @@ def _expected(case: str, sock: Path, them: int, fake_pid: int) -> str:
     me, directory = os.getuid(), sock.parent
     head = f"refusing to use the elicit-tray socket {sock}: "
     if case in ("default-xdg-unset", "default-xdg-set", "explicit-their-dir"):
-        return (head + f"its directory {directory} is owned by uid {them}, not by you (uid {me}); nothing was sent. "
-                + REMEDY_OTHER.format(target=directory))
+        return (
+            head
+            + f"its directory {directory} is owned by uid {them}, not by you (uid {me}); nothing was sent. "
+            + REMEDY_OTHER.format(target=directory)
+        )
     if case in ("explicit-our-dir-0755", "explicit-our-dir-0777"):
         mode = case[-4:]
-        return (head + f"its directory {directory} (owned by uid {me}) has mode {mode}, open to other users; "
-                f"it must be 0700; nothing was sent. Other users may have put a socket there. If you trust its "
-                f"contents, run: chmod 700 {directory}; otherwise remove {sock}. Then start elicit-tray again.")
+        return (
+            head + f"its directory {directory} (owned by uid {me}) has mode {mode}, open to other users; "
+            f"it must be 0700; nothing was sent. Other users may have put a socket there. If you trust its "
+            f"contents, run: chmod 700 {directory}; otherwise remove {sock}. Then start elicit-tray again."
+        )
     if case == "explicit-their-socket-in-our-0700-dir":
-        return (head + f"the socket is owned by uid {them}, not by you (uid {me}); nothing was sent. "
-                + REMEDY_OTHER.format(target=sock))
+        return (
+            head
+            + f"the socket is owned by uid {them}, not by you (uid {me}); nothing was sent. "
+            + REMEDY_OTHER.format(target=sock)
+        )
     assert case == "explicit-our-socket-file-their-listener"
-    return (head + f"the process listening there (pid {fake_pid}) runs as uid {them}, not as you (uid {me}); "
-            "nothing was sent. " + REMEDY_OTHER.format(target=sock))
+    return (
+        head + f"the process listening there (pid {fake_pid}) runs as uid {them}, not as you (uid {me}); "
+        "nothing was sent. " + REMEDY_OTHER.format(target=sock)
+    )
 
 
-CASES = ["default-xdg-unset", "default-xdg-set", "explicit-their-dir", "explicit-our-dir-0755",
-         "explicit-our-dir-0777", "explicit-their-socket-in-our-0700-dir", "explicit-our-socket-file-their-listener"]
+CASES = [
+    "default-xdg-unset",
+    "default-xdg-set",
+    "explicit-their-dir",
+    "explicit-our-dir-0755",
+    "explicit-our-dir-0777",
+    "explicit-their-socket-in-our-0700-dir",
+    "explicit-our-socket-file-their-listener",
+]
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_the_requester_sends_nothing_to_another_users_socket_and_says_why(
-        other_user: tuple[pwd.struct_passwd, str], scratch: Path, monkeypatch: pytest.MonkeyPatch, case: str) -> None:
+    other_user: tuple[pwd.struct_passwd, str], scratch: Path, monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
     import mcp_types as types
 
     from elicit_tray import client
@@ -452,15 +523,21 @@ def test_the_requester_sends_nothing_to_another_users_socket_and_says_why(
         params = types.ElicitRequestFormParams(message="Deploy?", requested_schema={"type": "object", "properties": {}})
         assert asyncio.run(callback(None, params)) == types.ErrorData(code=-32603, message=message)
 
-        for attempt in (client.request("ping", socket_path=socket_path, autostart=False),
-                        client.request("ping", socket_path=socket_path),
-                        client.notify("notifications/cancelled", {"requestId": 1}, socket_path=socket_path),
-                        client.ensure_running(socket_path)):
+        for attempt in (
+            client.request("ping", socket_path=socket_path, autostart=False),
+            client.request("ping", socket_path=socket_path),
+            client.notify("notifications/cancelled", {"requestId": 1}, socket_path=socket_path),
+            client.ensure_running(socket_path),
+        ):
             with pytest.raises(client.UntrustedSocket) as caught:
                 asyncio.run(attempt)
             owner = os.getuid() if case in ("explicit-our-dir-0755", "explicit-our-dir-0777") else user.pw_uid
             assert (caught.value.message, caught.value.code, caught.value.path, caught.value.owner_uid) == (
-                message, -32603, sock, owner)
+                message,
+                -32603,
+                sock,
+                owner,
+            )
     finally:
         received = fake.received()
     # Not a byte reached the impostor. Only in the last case does the requester connect (to read
@@ -471,7 +548,8 @@ def test_the_requester_sends_nothing_to_another_users_socket_and_says_why(
 
 
 def test_with_xdg_runtime_dir_of_another_user_both_sides_ignore_it_and_the_real_tray_answers(
-        other_user: tuple[pwd.struct_passwd, str], scratch: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    other_user: tuple[pwd.struct_passwd, str], scratch: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The victim's own ``serve`` starts beside the impostor's sockets (the old /tmp fallback and
     an XDG_RUNTIME_DIR that is not ours), ``ask`` reaches it at the same path, and the impostor
     receives nothing."""
@@ -491,14 +569,30 @@ def test_with_xdg_runtime_dir_of_another_user_both_sides_ignore_it_and_the_real_
     fake = FakeTray(user, exe, [theirs / "elicit-tray" / "socket", legacy])
     plan = scratch / "plan.json"
     plan.write_text(json.dumps([{"match": "Deploy", "steps": [{"do": "submit"}]}]))
-    tray = subprocess.Popen([sys.executable, "-m", "elicit_tray", "serve", "--scripted-user", str(plan),
-                             "--no-browser", "--arm-delay-ms", "0"], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True)
+    tray = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "elicit_tray",
+            "serve",
+            "--scripted-user",
+            str(plan),
+            "--no-browser",
+            "--arm-delay-ms",
+            "0",
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
     try:
         assert tray.stderr is not None
         first = tray.stderr.readline()  # its first line, once listening (or EOF if it exits)
         assert first.removesuffix("\n").removesuffix(" (no system tray available yet)") == (
-            f"elicit-tray {__version__} listening on {expected}"), first
+            f"elicit-tray {__version__} listening on {expected}"
+        ), first
         done = _ask(env, "ask")
         assert (done.returncode, done.stderr) == (0, "")
         assert json.loads(done.stdout) == {"action": "accept", "content": {}}
@@ -508,5 +602,7 @@ def test_with_xdg_runtime_dir_of_another_user_both_sides_ignore_it_and_the_real_
         tray.stderr.close()  # type: ignore[union-attr]
         received = fake.received()
     assert code == 0
-    assert received == {str(theirs / "elicit-tray" / "socket"): {"connections": 0, "bytes": 0},
-                        str(legacy): {"connections": 0, "bytes": 0}}
+    assert received == {
+        str(theirs / "elicit-tray" / "socket"): {"connections": 0, "bytes": 0},
+        str(legacy): {"connections": 0, "bytes": 0},
+    }

@@ -16,12 +16,23 @@ from tests.integration.xwindows import Windows, needs_x, xcb_tray
 
 pytestmark = needs_x
 
-PARAMS = {"message": "Deploy?", "_meta": {"elicit-tray/requester": {"serverName": "deployer"}},
-          "requestedSchema": {"type": "object", "properties": {
-              "environment": {"type": "string", "title": "Environment", "default": "stg", "oneOf": [
-                  {"const": "stg", "title": "Staging"}, {"const": "prd", "title": "Production"}]},
-              "replicas": {"type": "integer", "title": "Replicas", "minimum": 1, "maximum": 10}},
-              "required": ["environment", "replicas"]}}
+PARAMS = {
+    "message": "Deploy?",
+    "_meta": {"elicit-tray/requester": {"serverName": "deployer"}},
+    "requestedSchema": {
+        "type": "object",
+        "properties": {
+            "environment": {
+                "type": "string",
+                "title": "Environment",
+                "default": "stg",
+                "oneOf": [{"const": "stg", "title": "Staging"}, {"const": "prd", "title": "Production"}],
+            },
+            "replicas": {"type": "integer", "title": "Replicas", "minimum": 1, "maximum": 10},
+        },
+        "required": ["environment", "replicas"],
+    },
+}
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +48,9 @@ def _ask(sock: Path, keys: list[str]) -> dict:
     with socket.socket(socket.AF_UNIX) as conn:
         conn.settimeout(30)
         conn.connect(str(sock))
-        conn.sendall(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create",
-                                 "params": PARAMS}).encode() + b"\n")
+        conn.sendall(
+            json.dumps({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": PARAMS}).encode() + b"\n"
+        )
         windows.activate_new()
         subprocess.run(["xdotool", "key", "--delay", "30", *keys], check=True, timeout=30)
         return json.loads(conn.makefile(encoding="utf-8").readline())
@@ -46,8 +58,11 @@ def _ask(sock: Path, keys: list[str]) -> dict:
 
 def test_real_keys_fill_the_focused_first_field_onwards_and_enter_accepts(tray):
     reply = _ask(tray, ["Down", "Tab", "3", "Return"])
-    assert reply == {"jsonrpc": "2.0", "id": 1,
-                     "result": {"action": "accept", "content": {"environment": "prd", "replicas": 3}}}
+    assert reply == {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": {"action": "accept", "content": {"environment": "prd", "replicas": 3}},
+    }
 
 
 def test_real_escape_cancels(tray):
@@ -59,13 +74,13 @@ def test_real_alt_d_declines(tray):
 
 
 def _visible(title: str) -> list[str]:
-    return subprocess.run(["xdotool", "search", "--onlyvisible", "--name", title], capture_output=True, text=True,
-                          timeout=30).stdout.split()
+    return subprocess.run(
+        ["xdotool", "search", "--onlyvisible", "--name", title], capture_output=True, text=True, timeout=30
+    ).stdout.split()
 
 
 def _geometry(window: str) -> tuple[str, str]:
-    out = subprocess.run(["xdotool", "getwindowgeometry", window], capture_output=True, text=True,
-                         timeout=30).stdout
+    out = subprocess.run(["xdotool", "getwindowgeometry", window], capture_output=True, text=True, timeout=30).stdout
     position = out.split("Position:")[1].split("(")[0].strip()
     return position, out.split("Geometry:")[1].strip()
 
@@ -75,16 +90,23 @@ def test_five_dialogs_at_once_never_sit_exactly_on_one_another_and_each_title_sa
         conn.settimeout(30)
         conn.connect(str(tray))
         for n in range(5):
-            params = {"message": f"Question {n}?", "_meta": {"elicit-tray/requester": {"serverName": f"asker-{n}"}},
-                      "requestedSchema": {"type": "object", "properties": {}}}
-            conn.sendall(json.dumps({"jsonrpc": "2.0", "id": n, "method": "elicitation/create",
-                                     "params": params}).encode() + b"\n")
+            params = {
+                "message": f"Question {n}?",
+                "_meta": {"elicit-tray/requester": {"serverName": f"asker-{n}"}},
+                "requestedSchema": {"type": "object", "properties": {}},
+            }
+            conn.sendall(
+                json.dumps({"jsonrpc": "2.0", "id": n, "method": "elicitation/create", "params": params}).encode()
+                + b"\n"
+            )
         deadline = time.monotonic() + 30
         while len(found := _visible("asker-[0-9]: Question")) < 5:
             assert time.monotonic() < deadline, found
             time.sleep(0.02)  # bounded poll of the X server for the windows to map
-        names = sorted(subprocess.run(["xdotool", "getwindowname", w], capture_output=True, text=True,
-                                      timeout=30).stdout.strip() for w in found)
+        names = sorted(
+            subprocess.run(["xdotool", "getwindowname", w], capture_output=True, text=True, timeout=30).stdout.strip()
+            for w in found
+        )
         assert names == [f"asker-{n}: Question {n}? — elicit-tray" for n in range(5)]
         positions = [_geometry(w)[0] for w in found]
         assert len(set(positions)) == 5, positions

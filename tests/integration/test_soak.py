@@ -47,9 +47,14 @@ SETTLE_S = 30.0
 
 
 def valid(token: str) -> dict[str, Any]:
-    return {"message": f"soak {token}",
-            "requestedSchema": {"type": "object", "properties": {"t": {"type": "string", "default": token}},
-                                "required": ["t"]}}
+    return {
+        "message": f"soak {token}",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"t": {"type": "string", "default": token}},
+            "required": ["t"],
+        },
+    }
 
 
 INVALID = {"message": "x", "requestedSchema": {"type": "object", "properties": {"o": {"type": "object"}}}}
@@ -89,6 +94,7 @@ class Requester:
             if "error" in got:  # a busy tray may refuse, but never answer someone else's request
                 return got["error"]["code"] == -32000
             return got.get("result") == {"action": "accept", "content": {"t": token}}
+
         return check
 
     def run(self) -> None:
@@ -121,9 +127,14 @@ class Requester:
             self.count("pipelined")
         elif r < 0.62:
             rid = self.serial = self.serial + 1
-            self.expect(c.call(rid, "elicitation/create", INVALID), rid,
-                        lambda m: m.get("error", {}).get("code") == -32602
-                        and m["error"]["data"]["violations"][0]["path"] == "/requestedSchema/properties/o")
+            self.expect(
+                c.call(rid, "elicitation/create", INVALID),
+                rid,
+                lambda m: (
+                    m.get("error", {}).get("code") == -32602
+                    and m["error"]["data"]["violations"][0]["path"] == "/requestedSchema/properties/o"
+                ),
+            )
             self.count("invalid")
         elif r < 0.74:
             rid = self.token()
@@ -214,8 +225,10 @@ def test_soak_50_requesters_every_answer_reaches_its_own_request_and_nothing_lea
         outcomes: dict[str, int] = {}
         for e in log:
             outcomes[e["outcome"]] = outcomes.get(e["outcome"], 0) + 1
-        print(f"\nsoak: {requests} requests in {elapsed:.1f} s {totals}; outcomes {outcomes}; "
-              f"fds {baseline_fds} -> {fds}; RSS {baseline_rss} -> {rss} KiB")
+        print(
+            f"\nsoak: {requests} requests in {elapsed:.1f} s {totals}; outcomes {outcomes}; "
+            f"fds {baseline_fds} -> {fds}; RSS {baseline_rss} -> {rss} KiB"
+        )
         assert fds <= baseline_fds, f"before:\n{baseline_listing}\nafter:\n{fd_listing(tray.pid)}"
         assert rss - baseline_rss < RSS_GROWTH_LIMIT_KIB
         assert outcomes.get("error", 0) == 0
@@ -229,10 +242,12 @@ def test_soak_50_requesters_every_answer_reaches_its_own_request_and_nothing_lea
 def ten_fields(token: str) -> dict[str, Any]:
     props: dict[str, Any] = {"t": {"type": "string", "default": token}}
     for k in range(9):
-        props[f"f{k}"] = [{"type": "integer", "minimum": 0, "maximum": 99, "default": k},
-                          {"type": "boolean", "default": True},
-                          {"type": "string", "enum": ["a", "b", "c"], "default": "b"},
-                          {"type": "string", "format": "email", "default": f"u{k}@example.com"}][k % 4]
+        props[f"f{k}"] = [
+            {"type": "integer", "minimum": 0, "maximum": 99, "default": k},
+            {"type": "boolean", "default": True},
+            {"type": "string", "enum": ["a", "b", "c"], "default": "b"},
+            {"type": "string", "format": "email", "default": f"u{k}@example.com"},
+        ][k % 4]
     return {"message": f"soak ten {token}", "requestedSchema": {"type": "object", "properties": props}}
 
 
@@ -251,6 +266,7 @@ def test_soak_1000_requests_with_300_abandoned_memory_comes_back_to_its_post_war
     plan = [{"match": "abandon", "steps": []}, *PLAN]
     tray = HostileTray(scratch / "run" / "socket", plan, workdir=scratch, extra=("--arm-delay-ms", "20")).start()
     try:
+
         def answer(c: Conn, token: str, params: dict[str, Any]) -> None:
             got = c.call(token, "elicitation/create", params)
             assert got.get("result", {}).get("action") == "accept", got
@@ -294,8 +310,10 @@ def test_soak_1000_requests_with_300_abandoned_memory_comes_back_to_its_post_war
         for e in tray.log_lines():
             if e["event"] == "elicitation":
                 outcomes[e["outcome"]] = outcomes.get(e["outcome"], 0) + 1
-        print(f"\nflat soak: {done} requests ({abandoned} abandoned); RSS post-warm-up {baseline} KiB, "
-              f"right after {peak} KiB, settled {rss} KiB ({(rss - baseline) / 1024:+.1f} MiB); outcomes {outcomes}")
+        print(
+            f"\nflat soak: {done} requests ({abandoned} abandoned); RSS post-warm-up {baseline} KiB, "
+            f"right after {peak} KiB, settled {rss} KiB ({(rss - baseline) / 1024:+.1f} MiB); outcomes {outcomes}"
+        )
         assert abandoned == ABANDONED
         assert outcomes.get("accept", 0) >= FLAT_REQUESTS - ABANDONED
         assert rss - baseline < FLAT_LIMIT_KIB, f"RSS {baseline} -> {rss} KiB"

@@ -16,8 +16,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -39,8 +39,10 @@ os.environ["LISTEN_PID"] = str(os.getpid())
 os.execv(sys.executable, [sys.executable, "-m", "elicit_tray", *sys.argv[2:]])
 """
 PLAN = [{"match": "submit-me", "steps": [{"do": "submit"}]}]
-FORM = {"message": "submit-me: how many?", "requestedSchema": {
-    "type": "object", "properties": {"copies": {"type": "integer", "default": 2}}}}
+FORM = {
+    "message": "submit-me: how many?",
+    "requestedSchema": {"type": "object", "properties": {"copies": {"type": "integer", "default": 2}}},
+}
 
 
 @pytest.fixture
@@ -68,11 +70,25 @@ def activate(scratch: Path, listener: socket.socket, *serve_args: str) -> tuple[
     plan.write_text(json.dumps(PLAN), encoding="utf-8")
     err_path = scratch / f"stderr-{time.monotonic_ns()}.txt"
     fd = listener.fileno()
-    argv = [sys.executable, "-c", WRAPPER, str(fd), "--socket", str(scratch / "not-this" / "socket"), "serve",
-            "--scripted-user", str(plan), "--no-browser", "--arm-delay-ms", "0", *serve_args]
+    argv = [
+        sys.executable,
+        "-c",
+        WRAPPER,
+        str(fd),
+        "--socket",
+        str(scratch / "not-this" / "socket"),
+        "serve",
+        "--scripted-user",
+        str(plan),
+        "--no-browser",
+        "--arm-delay-ms",
+        "0",
+        *serve_args,
+    ]
     with open(err_path, "wb") as err:
-        proc = subprocess.Popen(argv, pass_fds=(fd,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=err, env=tray_env())
+        proc = subprocess.Popen(
+            argv, pass_fds=(fd,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, env=tray_env()
+        )
     deadline = time.monotonic() + START_TIMEOUT_S
     while "listening on" not in err_path.read_text(errors="replace"):
         if proc.poll() is not None or time.monotonic() > deadline:
@@ -103,7 +119,10 @@ def test_the_app_answers_on_the_socket_passed_by_the_service_manager(manager) ->
         with Conn(path) as conn:
             assert conn.call(1, "ping") == {"jsonrpc": "2.0", "id": 1, "result": {}}
             assert conn.call(2, "elicitation/create", FORM) == {
-                "jsonrpc": "2.0", "id": 2, "result": {"action": "accept", "content": {"copies": 2}}}
+                "jsonrpc": "2.0",
+                "id": 2,
+                "result": {"action": "accept", "content": {"copies": 2}},
+            }
     finally:
         assert stop(proc) == 0, err.read_text()
     # The socket file stays: the service manager still listens and starts the app again.
@@ -120,15 +139,19 @@ def test_the_app_answers_on_the_socket_passed_by_the_service_manager(manager) ->
         assert stop(proc) == 0, err.read_text()
 
 
-@pytest.mark.parametrize("env, expected", [
-    ({"LISTEN_FDS": "1", "LISTEN_PID": "1"}, []),  # meant for another process
-    ({"LISTEN_FDS": "0", "LISTEN_PID": "self"}, []),
-    ({"LISTEN_FDS": "one", "LISTEN_PID": "self"}, []),
-    ({"LISTEN_FDS": "1"}, []),
-    ({}, []),
-])
-def test_listen_fds_takes_only_what_is_meant_for_this_process_and_clears_the_variables(monkeypatch, env,
-                                                                                      expected) -> None:
+@pytest.mark.parametrize(
+    "env, expected",
+    [
+        ({"LISTEN_FDS": "1", "LISTEN_PID": "1"}, []),  # meant for another process
+        ({"LISTEN_FDS": "0", "LISTEN_PID": "self"}, []),
+        ({"LISTEN_FDS": "one", "LISTEN_PID": "self"}, []),
+        ({"LISTEN_FDS": "1"}, []),
+        ({}, []),
+    ],
+)
+def test_listen_fds_takes_only_what_is_meant_for_this_process_and_clears_the_variables(
+    monkeypatch, env, expected
+) -> None:
     for key in ("LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES"):
         monkeypatch.delenv(key, raising=False)
     for key, value in env.items():
@@ -140,14 +163,24 @@ def test_listen_fds_takes_only_what_is_meant_for_this_process_and_clears_the_var
 
 def test_listen_fds_returns_the_passed_descriptors_close_on_exec(monkeypatch) -> None:
     """In a child process, so that descriptor 3 is the one passed."""
-    code = ("import os, socket; from elicit_tray.ipc.server import listen_fds; "
-            "fds = listen_fds(); print(fds, os.get_inheritable(3), 'LISTEN_FDS' in os.environ)")
+    code = (
+        "import os, socket; from elicit_tray.ipc.server import listen_fds; "
+        "fds = listen_fds(); print(fds, os.get_inheritable(3), 'LISTEN_FDS' in os.environ)"
+    )
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         fd = sock.fileno()
-        wrapper = WRAPPER.replace('os.execv(sys.executable, [sys.executable, "-m", "elicit_tray", *sys.argv[2:]])',
-                                  "os.execv(sys.executable, [sys.executable, '-c', sys.argv[2]])")
-        out = subprocess.run([sys.executable, "-c", wrapper, str(fd), code], pass_fds=(fd,), capture_output=True,
-                             text=True, timeout=60, env=tray_env())
+        wrapper = WRAPPER.replace(
+            'os.execv(sys.executable, [sys.executable, "-m", "elicit_tray", *sys.argv[2:]])',
+            "os.execv(sys.executable, [sys.executable, '-c', sys.argv[2]])",
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", wrapper, str(fd), code],
+            pass_fds=(fd,),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=tray_env(),
+        )
     assert out.stdout.strip() == "[3] False False", out.stderr
 
 
@@ -156,8 +189,9 @@ def test_a_descriptor_that_is_not_a_listening_socket_is_refused(manager) -> None
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as unbound:
         fd = unbound.fileno()
         argv = [sys.executable, "-c", WRAPPER, str(fd), "--socket", str(scratch / "x" / "socket"), "serve"]
-        out = subprocess.run(argv, pass_fds=(fd,), capture_output=True, text=True, timeout=START_TIMEOUT_S,
-                             env=tray_env())
+        out = subprocess.run(
+            argv, pass_fds=(fd,), capture_output=True, text=True, timeout=START_TIMEOUT_S, env=tray_env()
+        )
     assert out.returncode == 6, out.stderr  # EXIT_SOCKET_ACTIVATION
     assert "not a listening Unix stream socket" in out.stderr
 
@@ -169,10 +203,17 @@ def test_a_manual_serve_while_the_activated_app_runs_exits_3_and_leaves_the_sock
     path = Path(listener.getsockname())
     proc, err = activate(scratch, listener)
     try:
-        manual = subprocess.run([sys.executable, "-m", "elicit_tray", "--socket", str(path), "serve"],
-                                stdin=subprocess.DEVNULL, capture_output=True, env=tray_env(), timeout=START_TIMEOUT_S)
+        manual = subprocess.run(
+            [sys.executable, "-m", "elicit_tray", "--socket", str(path), "serve"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            env=tray_env(),
+            timeout=START_TIMEOUT_S,
+        )
         assert (manual.returncode, manual.stderr.decode()) == (
-            3, f"elicit-tray: elicit-tray is already running (socket {path})\n")
+            3,
+            f"elicit-tray: elicit-tray is already running (socket {path})\n",
+        )
         assert sorted(p.name for p in path.parent.iterdir()) == ["socket"]  # its lock file went with it
         with Conn(path) as conn:
             assert conn.call(1, "ping") == {"jsonrpc": "2.0", "id": 1, "result": {}}

@@ -22,7 +22,7 @@ def _icon_in_panel() -> bool:
     for i, line in enumerate(lines):
         if '("panel" "trayer")' in line:
             depth = len(line) - len(line.lstrip())
-            for child in lines[i + 1:]:
+            for child in lines[i + 1 :]:
                 if len(child) - len(child.lstrip()) <= depth:
                     break
                 if re.search(r'"elicit-tray": \("elicit-tray" "elicit-tray"\)', child):
@@ -33,9 +33,11 @@ def _icon_in_panel() -> bool:
 def test_a_tray_host_started_after_the_app_gets_the_icon():
     with xcb_tray() as _sock:
         assert not _icon_in_panel()
-        panel = subprocess.Popen(["trayer", "--edge", "top", "--align", "right", "--widthtype", "pixel",
-                                  "--width", "120", "--height", "24"], stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
+        panel = subprocess.Popen(
+            ["trayer", "--edge", "top", "--align", "right", "--widthtype", "pixel", "--width", "120", "--height", "24"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             deadline = time.monotonic() + 30
             while not _icon_in_panel():

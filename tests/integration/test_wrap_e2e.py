@@ -15,8 +15,9 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import anyio
 import pytest
@@ -32,8 +33,11 @@ PLAN = [
     {"match": "confirm your booking", "once": True, "steps": [{"do": "toggle", "field": "confirm"}, {"do": "submit"}]},
     {"match": "Confirm the deployment", "once": True, "steps": [{"do": "decline"}]},
     {"match": "Delete project", "once": True, "steps": [{"do": "escape"}]},
-    {"match": "How was the demo?", "once": True,
-     "steps": [{"do": "type", "field": "rating", "text": "4"}, {"do": "submit"}]},
+    {
+        "match": "How was the demo?",
+        "once": True,
+        "steps": [{"do": "type", "field": "rating", "text": "4"}, {"do": "submit"}],
+    },
     {"match": "Publish this summary?", "once": True, "steps": [{"do": "toggle", "field": "publish"}, {"do": "submit"}]},
     {"match": "Authorize access", "once": True, "steps": [{"do": "open"}]},
 ]
@@ -54,14 +58,16 @@ def anyio_backend():
 
 async def sampling(_context: Any, _params: Any) -> types.CreateMessageResult:
     """The host's own LLM (sampling is never the proxy's business)."""
-    return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text="It works."),
-                                     model="fake")
+    return types.CreateMessageResult(
+        role="assistant", content=types.TextContent(type="text", text="It works."), model="fake"
+    )
 
 
 def wrapped(sock: Path, log: Path, *, policy: str = "complement") -> StdioServerParameters:
     env = dict(os.environ, ELICIT_TRAY_SOCKET=str(sock), ELICIT_TRAY_WRAP_LOG=str(log), ELICIT_TRAY_LOG="off")
-    return StdioServerParameters(command=sys.executable,
-                                 args=["-m", "elicit_tray", "wrap", "--policy", policy, "--", *SERVER], env=env)
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "elicit_tray", "wrap", "--policy", policy, "--", *SERVER], env=env
+    )
 
 
 def direct() -> StdioServerParameters:
@@ -108,8 +114,10 @@ async def test_every_demo_tool_through_wrap_with_a_host_that_has_no_elicitation(
     else:  # MRTR: the proxy's own retries reached the server, never the host
         retries = [m for d, m in sent if d == "to-server" and str(m.get("id", "")).startswith("elicit-tray-")]
         assert len(retries) == 6
-        assert all(r["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]["elicitation"]
-                   == {"form": {}, "url": {}} for r in retries)
+        assert all(
+            r["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]["elicitation"] == {"form": {}, "url": {}}
+            for r in retries
+        )
 
 
 async def _error_of(server: StdioServerParameters, mode: str, tool: str = "book_table") -> tuple[int, str]:
@@ -144,7 +152,7 @@ class FakeTray:
         self.got_request = asyncio.Event()
         self.got_cancel = asyncio.Event()
 
-    async def __aenter__(self) -> "FakeTray":
+    async def __aenter__(self) -> FakeTray:
         self.path.parent.mkdir(mode=0o700)
         self.server = await asyncio.start_unix_server(self._serve, str(self.path))
         return self
@@ -190,10 +198,12 @@ async def test_host_cancellation_mid_dialog_closes_the_dialog_and_nothing_stray_
         with anyio.fail_after(SESSION_TIMEOUT_S):
             async with Client(wrapped(tray.path, log), mode=mode) as client:
                 async with anyio.create_task_group() as tg:
+
                     async def call() -> None:
                         with anyio.CancelScope() as scope:
                             calls.append(scope)
                             await client.call_tool("book_table", {})
+
                     calls: list[anyio.CancelScope] = []
                     tg.start_soon(call)
                     await tray.got_request.wait()

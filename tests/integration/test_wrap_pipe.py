@@ -43,8 +43,8 @@ ODD_LINES = [
     b'{"jsonrpc":"2.0","id":5,"method":"ping"}\r\n',
     b'{ "jsonrpc" : "2.0" , "id" : 6 , "method" : "x" , "params" : { "s" : "\\u00e9\\ud83d\\ude00" } }\n',
     b'{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}\n',
-    b'\xff\xfe invalid UTF-8\n',
-    b'\n',
+    b"\xff\xfe invalid UTF-8\n",
+    b"\n",
     b'{"jsonrpc":"2.0","id":8,"result":{"big":"' + b"x" * (10 * 1024 * 1024) + b'"}}\n',  # 10 MB line
     b'{"jsonrpc":"2.0","id":9,"method":"ping"}',  # last line, no terminator
 ]
@@ -65,8 +65,9 @@ def test_wrap_cat_many_small_lines_in_order(scratch):
 
 def test_child_exit_status_is_the_proxys(scratch):
     assert run([*WRAP, sys.executable, "-c", "import sys; sys.exit(3)"], b"", env_for(scratch)).returncode == 3
-    crash = run([*WRAP, sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGKILL)"], b"",
-                env_for(scratch))
+    crash = run(
+        [*WRAP, sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGKILL)"], b"", env_for(scratch)
+    )
     assert crash.returncode == 128 + signal.SIGKILL
 
 
@@ -76,7 +77,9 @@ def test_a_command_that_does_not_exist_exits_127(scratch):
 
 
 def test_environment_and_stderr_pass_through(scratch):
-    code = "import os, sys; print(os.environ['WRAP_TEST_SECRET'], flush=True); print('child-stderr-line', file=sys.stderr)"
+    code = (
+        "import os, sys; print(os.environ['WRAP_TEST_SECRET'], flush=True); print('child-stderr-line', file=sys.stderr)"
+    )
     done = run([*WRAP, sys.executable, "-c", code], b"", env_for(scratch, WRAP_TEST_SECRET="sk-123 with spaces"))
     assert done.returncode == 0
     assert done.stdout == b"sk-123 with spaces\n"
@@ -101,8 +104,12 @@ def _gone(pid: int) -> bool:
 def _host_eof(scratch: Path, child_code: str) -> tuple[int, float, list[int]]:
     """Start wrap, read the child's first line (its pids), close stdin; (exit status, seconds
     from EOF to exit, pids)."""
-    with subprocess.Popen([*WRAP, sys.executable, "-c", textwrap.dedent(child_code)], stdin=subprocess.PIPE,
-                          stdout=subprocess.PIPE, env=env_for(scratch)) as proc:
+    with subprocess.Popen(
+        [*WRAP, sys.executable, "-c", textwrap.dedent(child_code)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=env_for(scratch),
+    ) as proc:
         assert proc.stdout is not None and proc.stdin is not None
         timer = threading.Timer(TIMEOUT_S, proc.kill)  # bound the blocking readline
         timer.start()
@@ -117,22 +124,28 @@ def _host_eof(scratch: Path, child_code: str) -> tuple[int, float, list[int]]:
 
 
 def test_host_eof_closes_the_childs_stdin_and_a_well_behaved_child_exits_at_once(scratch):
-    status, seconds, [pid] = _host_eof(scratch, """
+    status, seconds, [pid] = _host_eof(
+        scratch,
+        """
         import os, sys
         print(os.getpid(), flush=True)
         sys.stdin.read()
         sys.exit(0)
-        """)
+        """,
+    )
     assert status == 0 and seconds < 2.0 and _gone(pid)
 
 
 def test_host_eof_then_sigterm_to_the_group_after_2_s(scratch):
-    status, seconds, [pid, grandchild] = _host_eof(scratch, """
+    status, seconds, [pid, grandchild] = _host_eof(
+        scratch,
+        """
         import os, subprocess, sys, time
         sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
         print(os.getpid(), sleeper.pid, flush=True)
         time.sleep(300)
-        """)
+        """,
+    )
     assert status == 128 + signal.SIGTERM
     assert 2.0 <= seconds < 10.0
     deadline = time.monotonic() + 10
@@ -142,20 +155,26 @@ def test_host_eof_then_sigterm_to_the_group_after_2_s(scratch):
 
 
 def test_host_eof_then_sigkill_when_sigterm_is_ignored(scratch):
-    status, seconds, [pid] = _host_eof(scratch, """
+    status, seconds, [pid] = _host_eof(
+        scratch,
+        """
         import os, signal, time
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         print(os.getpid(), flush=True)
         time.sleep(300)
-        """)
+        """,
+    )
     assert status == 128 + signal.SIGKILL
     assert 4.0 <= seconds < 12.0 and _gone(pid)
 
 
 def test_sigterm_to_the_proxy_ends_the_child_and_returns_its_status(scratch):
-    with subprocess.Popen([*WRAP, sys.executable, "-c", "import os, time; print(os.getpid(), flush=True); "
-                           "time.sleep(300)"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                          env=env_for(scratch)) as proc:
+    with subprocess.Popen(
+        [*WRAP, sys.executable, "-c", "import os, time; print(os.getpid(), flush=True); time.sleep(300)"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=env_for(scratch),
+    ) as proc:
         assert proc.stdout is not None
         try:
             pid = int(proc.stdout.readline())
@@ -169,6 +188,7 @@ def test_sigterm_to_the_proxy_ends_the_child_and_returns_its_status(scratch):
 
 @pytest.mark.parametrize("policy", ["complement", "always", "off"])
 def test_every_policy_is_accepted(scratch, policy):
-    done = run([sys.executable, "-m", "elicit_tray", "wrap", "--policy", policy, "--", "cat"], b'{"a":1}\n',
-               env_for(scratch))
+    done = run(
+        [sys.executable, "-m", "elicit_tray", "wrap", "--policy", policy, "--", "cat"], b'{"a":1}\n', env_for(scratch)
+    )
     assert done.returncode == 0 and done.stdout == b'{"a":1}\n'

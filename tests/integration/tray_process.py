@@ -21,8 +21,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ANY_STR", "Conn", "TrayProcess", "short_tmpdir", "START_TIMEOUT_S", "READ_TIMEOUT_S", "pong",
-           "rpc_error", "assert_still_serving"]
+__all__ = [
+    "ANY_STR",
+    "Conn",
+    "TrayProcess",
+    "short_tmpdir",
+    "START_TIMEOUT_S",
+    "READ_TIMEOUT_S",
+    "pong",
+    "rpc_error",
+    "assert_still_serving",
+]
 
 #: Bound on waiting for a tray app to listen or to exit (seconds).
 START_TIMEOUT_S = 30.0
@@ -67,8 +76,15 @@ def tray_env() -> dict[str, str]:
 class TrayProcess:
     """One ``elicit-tray serve`` subprocess; stderr goes to a file (read with :attr:`stderr`)."""
 
-    def __init__(self, sock: Path, plan: list[dict[str, Any]] | None, *, workdir: Path,
-                 extra_args: tuple[str, ...] = (), env: dict[str, str] | None = None):
+    def __init__(
+        self,
+        sock: Path,
+        plan: list[dict[str, Any]] | None,
+        *,
+        workdir: Path,
+        extra_args: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
+    ):
         """``plan`` None: no scripted user (a person, or xdotool, answers); ``extra_args`` go to
         ``serve``; ``env`` is added to :func:`tray_env`."""
         self.sock = Path(sock)
@@ -98,14 +114,19 @@ class TrayProcess:
         except OSError:
             return ""
 
-    def spawn(self) -> "TrayProcess":
+    def spawn(self) -> TrayProcess:
         """Start the process without waiting for it."""
         with open(self.stderr_path, "wb") as err:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                         stderr=err, env={**tray_env(), **self.env})
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                env={**tray_env(), **self.env},
+            )
         return self
 
-    def start(self) -> "TrayProcess":
+    def start(self) -> TrayProcess:
         """Start the process and wait (bounded) until it says it listens."""
         self.spawn()
         assert self.proc is not None
@@ -154,7 +175,7 @@ class Conn:
         self._buf = bytearray()
         self._ids = iter(range(1000, 10**9))
 
-    def __enter__(self) -> "Conn":
+    def __enter__(self) -> Conn:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -19,16 +19,19 @@ import pytest
 from tests.integration.tray_process import TrayProcess, short_tmpdir
 
 #: Skip marker for tests that need an X display and xdotool.
-needs_x = pytest.mark.skipif(not os.environ.get("DISPLAY") or not shutil.which("xdotool"),
-                             reason="needs an X display and xdotool (scripts/test.sh starts Xvfb)")
+needs_x = pytest.mark.skipif(
+    not os.environ.get("DISPLAY") or not shutil.which("xdotool"),
+    reason="needs an X display and xdotool (scripts/test.sh starts Xvfb)",
+)
 
 
 _window_manager: subprocess.Popen[bytes] | None = None
 
 
 def _has_window_manager() -> bool:
-    found = subprocess.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], capture_output=True, text=True,
-                           timeout=10).stdout
+    found = subprocess.run(
+        ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], capture_output=True, text=True, timeout=10
+    ).stdout
     return "window id" in found
 
 
@@ -67,8 +70,13 @@ def xcb_tray(*extra_args: str, **env: str) -> Iterator[Path]:
     with 0 on SIGTERM."""
     window_manager()
     workdir = short_tmpdir()
-    tray = TrayProcess(workdir / "socket", None, workdir=workdir, extra_args=extra_args or ("--arm-delay-ms", "0"),
-                       env={"QT_QPA_PLATFORM": "xcb", **env}).start()
+    tray = TrayProcess(
+        workdir / "socket",
+        None,
+        workdir=workdir,
+        extra_args=extra_args or ("--arm-delay-ms", "0"),
+        env={"QT_QPA_PLATFORM": "xcb", **env},
+    ).start()
     try:
         yield tray.sock
     finally:
@@ -85,8 +93,12 @@ class Windows:
     def new(self) -> str:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", self.title_part],
-                                   capture_output=True, text=True, timeout=30).stdout.split()
+            found = subprocess.run(
+                ["xdotool", "search", "--onlyvisible", "--name", self.title_part],
+                capture_output=True,
+                text=True,
+                timeout=30,
+            ).stdout.split()
             fresh = [w for w in found if w not in self.seen]
             if fresh:
                 self.seen.update(fresh)

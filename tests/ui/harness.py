@@ -58,13 +58,20 @@ class Browser:
 class Tray:
     """The real dispatcher + presenter with ``arm_delay_ms`` (0 unless a test needs arming)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, *, arm_delay_ms: int = 0, browser: Browser | None = None,
-                 timeout_s: int = 0):
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        *,
+        arm_delay_ms: int = 0,
+        browser: Browser | None = None,
+        timeout_s: int = 0,
+    ):
         self.loop = loop
         self.browser = browser or Browser()
         self.shown: asyncio.Queue[ElicitationDialog] = asyncio.Queue()
-        self.presenter = Presenter(opener=self.browser, arm_delay_ms=arm_delay_ms, on_shown=self.shown.put_nowait,
-                                   timeout_s=timeout_s)
+        self.presenter = Presenter(
+            opener=self.browser, arm_delay_ms=arm_delay_ms, on_shown=self.shown.put_nowait, timeout_s=timeout_s
+        )
         self.dispatcher = Dispatcher(self.presenter, "test")
 
     def connect(self, peer: Peer | None = None) -> FakeChannel:
@@ -107,8 +114,12 @@ class Tray:
         self.run(asyncio.sleep(0))
         self.run(asyncio.sleep(0))
 
-    def ask(self, params: dict[str, Any], steps: list[dict[str, Any]], request_id: int = 1,
-            ) -> tuple[FakeChannel, ElicitationDialog]:
+    def ask(
+        self,
+        params: dict[str, Any],
+        steps: list[dict[str, Any]],
+        request_id: int = 1,
+    ) -> tuple[FakeChannel, ElicitationDialog]:
         """Send ``elicitation/create``, wait for the dialog, perform ``steps`` on it."""
         channel = self.connect()
         self.send(channel, {"jsonrpc": "2.0", "id": request_id, "method": "elicitation/create", "params": params})

@@ -17,8 +17,10 @@ from elicit_tray.ui import activity
 from elicit_tray.ui.arming import InputGate
 from tests.ui.harness import Tray
 
-NAME = {"message": "Your name?", "requestedSchema": {"type": "object", "properties": {
-    "name": {"type": "string", "title": "Name"}}}}
+NAME = {
+    "message": "Your name?",
+    "requestedSchema": {"type": "object", "properties": {"name": {"type": "string", "title": "Name"}}},
+}
 CONFIRM = {"message": "Proceed?", "requestedSchema": {"type": "object", "properties": {}}}
 ARM_MS = 300
 
@@ -54,8 +56,11 @@ def test_keys_typed_during_arming_never_reach_a_field_nor_a_button(aio, qtbot):
     tray.arm(dialog)
     QTest.keyClicks(field, "Ada")
     QTest.keyClick(field, Qt.Key.Key_Return)
-    assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept",
-                                                                         "content": {"name": "Ada"}}}
+    assert tray.reply(channel) == {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": {"action": "accept", "content": {"name": "Ada"}},
+    }
 
 
 def test_a_key_pressed_before_arming_neither_repeats_nor_releases_into_the_dialog(aio):
@@ -133,17 +138,21 @@ def test_a_dialog_arriving_when_nobody_types_takes_the_focus(aio, monkeypatch):
     tray.disconnect(channel)
 
 
-@pytest.mark.parametrize(("platform", "idle_ms", "last_key_s_ago", "typing"), [
-    ("xcb", 5000, 10.0, False),
-    ("xcb", 300, 10.0, True),  # a key anywhere on the desktop 0.3 s ago
-    ("xcb", None, 10.0, True),  # X11 cannot tell: never steal the focus blindly
-    ("xcb", 5000, 0.2, True),  # a key in one of our dialogs
-    ("wayland", None, 10.0, False),  # the compositor decides
-    ("offscreen", None, 0.5, True),
-    ("offscreen", None, 1.5, False),
-])
-def test_the_user_is_typing_when_a_key_went_anywhere_within_a_second(monkeypatch, platform, idle_ms,
-                                                                      last_key_s_ago, typing):
+@pytest.mark.parametrize(
+    ("platform", "idle_ms", "last_key_s_ago", "typing"),
+    [
+        ("xcb", 5000, 10.0, False),
+        ("xcb", 300, 10.0, True),  # a key anywhere on the desktop 0.3 s ago
+        ("xcb", None, 10.0, True),  # X11 cannot tell: never steal the focus blindly
+        ("xcb", 5000, 0.2, True),  # a key in one of our dialogs
+        ("wayland", None, 10.0, False),  # the compositor decides
+        ("offscreen", None, 0.5, True),
+        ("offscreen", None, 1.5, False),
+    ],
+)
+def test_the_user_is_typing_when_a_key_went_anywhere_within_a_second(
+    monkeypatch, platform, idle_ms, last_key_s_ago, typing
+):
     monkeypatch.setattr(activity, "desktop_idle_ms", lambda _platform: idle_ms)
     now = 1000.0
     assert activity.user_is_typing(platform, now - last_key_s_ago, now) is typing
@@ -168,6 +177,7 @@ def test_a_left_click_on_the_tray_icon_brings_the_oldest_waiting_dialog_forward_
 
 
 # -- Arming on its own: a plain window, no dialog, no presenter ----------------------------------
+
 
 def _window(qtbot, delay_ms: int = 0):
     """A plain active window with a line edit and an :class:`Arming` (the gate looks for it)."""
@@ -235,14 +245,18 @@ def test_after_arming_only_keys_pressed_since_count(qtbot):
     held = QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_A, Qt.KeyboardModifier.NoModifier, "a", True)  # auto-repeat
     window.arming.restart()
     assert not window.arming.admits(edit, held)  # held from before arming
-    assert not window.arming.admits(edit, QKeyEvent(QEvent.Type.KeyRelease, Qt.Key.Key_A,
-                                                    Qt.KeyboardModifier.NoModifier, "a"))
-    assert window.arming.admits(edit, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_A, Qt.KeyboardModifier.NoModifier, "a"))
+    assert not window.arming.admits(
+        edit, QKeyEvent(QEvent.Type.KeyRelease, Qt.Key.Key_A, Qt.KeyboardModifier.NoModifier, "a")
+    )
+    assert window.arming.admits(
+        edit, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_A, Qt.KeyboardModifier.NoModifier, "a")
+    )
     assert window.arming.admits(edit, held)  # pressed after arming, now held: repeats
     enter = QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier, "\r")
     assert window.arming.admits(edit, enter)
-    assert not window.arming.admits(edit, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Return,
-                                                    Qt.KeyboardModifier.NoModifier, "\r", True))  # Enter never repeats
+    assert not window.arming.admits(
+        edit, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier, "\r", True)
+    )  # Enter never repeats
 
 
 def test_a_key_held_when_the_dialog_arms_is_dropped_until_the_server_says_it_is_up(aio, monkeypatch):
@@ -255,8 +269,9 @@ def test_a_key_held_when_the_dialog_arms_is_dropped_until_the_server_says_it_is_
     tray.arm(dialog)
 
     def send(kind: QEvent.Type, repeat: bool = False) -> None:
-        QApplication.sendEvent(dialog, QKeyEvent(kind, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier, 36, 0, 0,
-                                                 "", repeat))
+        QApplication.sendEvent(
+            dialog, QKeyEvent(kind, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier, 36, 0, 0, "", repeat)
+        )
 
     for _ in range(3):  # misread repeats: "real" releases and presses while the key is still down
         send(QEvent.Type.KeyRelease)

@@ -20,8 +20,10 @@ CHROME = 48
 
 
 def _params(per_field: list[int]) -> dict[str, Any]:
-    props = {f"f{i}": {"type": "array", "title": f"Field {i}", "items": {"enum": [f"o{j}" for j in range(n)]}}
-             for i, n in enumerate(per_field)}
+    props = {
+        f"f{i}": {"type": "array", "title": f"Field {i}", "items": {"enum": [f"o{j}" for j in range(n)]}}
+        for i, n in enumerate(per_field)
+    }
     return {"message": "Pick", "requestedSchema": {"type": "object", "properties": props}}
 
 
@@ -35,10 +37,14 @@ def _build_all(dialog: FormDialog) -> list[int]:
     return batches
 
 
-@pytest.mark.parametrize("per_field", [
-    [2] * MAX_PROPERTIES,  # the most fields, with the most options they may share
-    [200, 200, 112],  # the longest lists
-], ids=["256-fields-x-2", "3-fields-x-200"])
+@pytest.mark.parametrize(
+    "per_field",
+    [
+        [2] * MAX_PROPERTIES,  # the most fields, with the most options they may share
+        [200, 200, 112],  # the longest lists
+    ],
+    ids=["256-fields-x-2", "3-fields-x-200"],
+)
 def test_the_biggest_legal_forms_build_a_bounded_number_of_widgets(qapp, per_field):
     assert sum(per_field) == MAX_FORM_OPTIONS
     dialog = FormDialog(parse_elicit_params(_params(per_field)), arm_delay_ms=0)
@@ -60,4 +66,5 @@ def test_the_form_that_stalled_the_app_is_refused_before_anything_is_built():
     with pytest.raises(ParamsError) as caught:
         parse_elicit_params(_params([200] * MAX_PROPERTIES))
     assert [v.to_json() for v in caught.value.violations] == [
-        {"path": "/requestedSchema/properties", "message": "more than 512 options in the form (51200)"}]
+        {"path": "/requestedSchema/properties", "message": "more than 512 options in the form (51200)"}
+    ]

@@ -33,11 +33,13 @@ def _check_blocked(tray: Tray, channel, dialog, expected_text: str) -> None:
 @pytest.fixture
 def case_env(monkeypatch):
     """Applies a case's ``env`` (e.g. ``TZ``) to this process for the test, then restores it."""
+
     def apply(env):
         for key, value in env.items():
             monkeypatch.setenv(key, value)
         if "TZ" in env:
             time.tzset()
+
     yield apply
     monkeypatch.undo()
     time.tzset()
@@ -54,7 +56,9 @@ def test_form_case_sends_back_exactly_the_expected_json(aio, case_env, case, int
         reply = tray.reply(channel)
         assert reply["id"] == 7
         assert reply["error"]["code"] == expect["error"]["code"]
-        assert [v["path"] for v in reply["error"]["data"]["violations"]] == ["/requestedSchema" + expect["error"]["path"]]
+        assert [v["path"] for v in reply["error"]["data"]["violations"]] == [
+            "/requestedSchema" + expect["error"]["path"]
+        ]
         assert tray.presenter.dialogs == {}
         return
     channel, dialog = tray.ask(case["params"], interaction["steps"])

@@ -17,10 +17,23 @@ from PySide6.QtGui import QImage
 
 from tests.conftest import REPO
 
-REQUIRED = {"message": "How do you want to continue?", "requestedSchema": {"type": "object", "properties": {
-    "choice": {"type": "string", "title": "Next step", "oneOf": [
-        {"const": "signin", "title": "Sign in first"}, {"const": "anon", "title": "Continue without an account"}]}},
-    "required": ["choice"]}}
+REQUIRED = {
+    "message": "How do you want to continue?",
+    "requestedSchema": {
+        "type": "object",
+        "properties": {
+            "choice": {
+                "type": "string",
+                "title": "Next step",
+                "oneOf": [
+                    {"const": "signin", "title": "Sign in first"},
+                    {"const": "anon", "title": "Continue without an account"},
+                ],
+            }
+        },
+        "required": ["choice"],
+    },
+}
 
 
 def _check(tmp_path: Path, params: dict, *args: str) -> tuple[int, str, str]:
@@ -28,24 +41,36 @@ def _check(tmp_path: Path, params: dict, *args: str) -> tuple[int, str, str]:
     source.write_text(json.dumps(params), encoding="utf-8")
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
     env.pop("QT_QPA_PLATFORM", None)  # check must choose offscreen by itself
-    proc = subprocess.run([sys.executable, "-m", "elicit_tray", "check", str(source), *args],
-                          capture_output=True, text=True, env=env, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "elicit_tray", "check", str(source), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     return proc.returncode, proc.stdout, proc.stderr
 
 
 def _mean_lightness(image: QImage) -> float:
     step = max(1, image.width() // 40)
-    values = [image.pixelColor(x, y).lightnessF() for x in range(0, image.width(), step)
-              for y in range(0, image.height(), step)]
+    values = [
+        image.pixelColor(x, y).lightnessF()
+        for x in range(0, image.width(), step)
+        for y in range(0, image.height(), step)
+    ]
     return sum(values) / len(values)
 
 
 def test_png_scale_width_theme_and_after_submit(tmp_path: Path) -> None:
     one, two, dark, wide = (tmp_path / n for n in ("one.png", "two.png", "dark.png", "wide.png"))
     assert _check(tmp_path, REQUIRED, "--png", str(one))[:2] == (
-        0, f"ok: the tray would show this dialog (0 error(s), 0 warning(s))\nwrote {one}\n")
+        0,
+        f"ok: the tray would show this dialog (0 error(s), 0 warning(s))\nwrote {one}\n",
+    )
     assert _check(tmp_path, REQUIRED, "--png", str(two), "--scale", "2", "--after-submit", "--json")[:2] == (
-        0, '{"errors": [], "warnings": []}\n')
+        0,
+        '{"errors": [], "warnings": []}\n',
+    )
     assert _check(tmp_path, REQUIRED, "--png", str(dark), "--theme", "dark")[0] == 0
     assert _check(tmp_path, REQUIRED, "--png", str(wide), "--width", "800")[0] == 0
     a, b, d, w = (QImage(str(p)) for p in (one, two, dark, wide))
@@ -64,10 +89,10 @@ def test_after_submit_shows_the_inline_error_in_the_chosen_language(tmp_path: Pa
     path = render_png(REQUIRED, tmp_path / "de.png", lang="de", after_submit=True)
     assert QImage(str(path)).width() > 0
     # the same build, kept alive to read its labels: the error is the tray's own sentence
+    from PySide6.QtCore import QCoreApplication, QEvent
+
     from elicit_tray.elicitation import parse_elicit_params
     from elicit_tray.ui.presenter import Presenter
-
-    from PySide6.QtCore import QCoreApplication, QEvent
 
     install_translations(QLocale("de"))
     presenter = Presenter(arm_delay_ms=0)
@@ -87,7 +112,11 @@ def test_after_submit_shows_the_inline_error_in_the_chosen_language(tmp_path: Pa
 
 def test_a_refused_request_has_no_png(tmp_path: Path) -> None:
     out = tmp_path / "no.png"
-    code, stdout, stderr = _check(tmp_path, {"message": "m", "requestedSchema": {"type": "object", "properties": {
-        "a": {"type": "object"}}}}, "--png", str(out))
+    code, stdout, stderr = _check(
+        tmp_path,
+        {"message": "m", "requestedSchema": {"type": "object", "properties": {"a": {"type": "object"}}}},
+        "--png",
+        str(out),
+    )
     assert (code, out.exists()) == (1, False)
     assert stderr == "elicit-tray check: no PNG: the tray refuses this request, so it shows no dialog\n"

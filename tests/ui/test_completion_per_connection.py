@@ -13,8 +13,14 @@ URL = {"mode": "url", "elicitationId": "e-1", "message": "Connect", "url": "http
 
 
 def _complete(tray: Tray, channel: object, eid: str) -> None:
-    tray.send(channel, {"jsonrpc": "2.0", "method": "notifications/elicitation/complete",  # type: ignore[arg-type]
-                        "params": {"elicitationId": eid}})
+    tray.send(
+        channel,
+        {
+            "jsonrpc": "2.0",
+            "method": "notifications/elicitation/complete",  # type: ignore[arg-type]
+            "params": {"elicitationId": eid},
+        },
+    )
     tray.settle()
 
 

@@ -4,19 +4,33 @@ text, who asks, keyboard, accessibility, URL consent and completion, the tray me
 from __future__ import annotations
 
 import pytest
-from PySide6.QtGui import QAccessible
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAccessible
 from PySide6.QtTest import QTest
-from shiboken6 import isValid
 from PySide6.QtWidgets import QFrame, QLabel
+from shiboken6 import isValid
 
 from elicit_tray.ui.tray import Tray as TrayIcon
 from tests.ui.harness import Browser, Tray, shown_texts
 
 CONFIRM = {"message": "Proceed?", "requestedSchema": {"type": "object", "properties": {}}}
-COPIES = {"message": "How many?", "requestedSchema": {"type": "object", "properties": {
-    "copies": {"type": "integer", "title": "Copies", "description": "Printed pages", "minimum": 1, "maximum": 10},
-    "note": {"type": "string", "title": "Note"}}, "required": ["copies"]}}
+COPIES = {
+    "message": "How many?",
+    "requestedSchema": {
+        "type": "object",
+        "properties": {
+            "copies": {
+                "type": "integer",
+                "title": "Copies",
+                "description": "Printed pages",
+                "minimum": 1,
+                "maximum": 10,
+            },
+            "note": {"type": "string", "title": "Note"},
+        },
+        "required": ["copies"],
+    },
+}
 URL = {"mode": "url", "elicitationId": "e-1", "message": "Connect", "url": "https://auth.example.com/x"}
 
 
@@ -94,9 +108,19 @@ def test_a_second_action_after_the_answer_sends_nothing_more(aio):
 
 def test_server_text_is_shown_as_plain_text_never_as_a_link(aio):
     tray = Tray(aio)
-    params = {"message": "<b>Click</b> <a href='https://evil.example'>here</a>", "requestedSchema": {
-        "type": "object", "properties": {"x": {"type": "string", "title": "<i>Name</i> & co",
-                                                "description": "<a href='https://evil.example'>link</a>"}}}}
+    params = {
+        "message": "<b>Click</b> <a href='https://evil.example'>here</a>",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "x": {
+                    "type": "string",
+                    "title": "<i>Name</i> & co",
+                    "description": "<a href='https://evil.example'>link</a>",
+                }
+            },
+        },
+    }
     channel, dialog = tray.ask(params, [])
     assert dialog.message_label.textFormat() == Qt.TextFormat.PlainText
     assert dialog.message_label.text() == params["message"]
@@ -110,8 +134,17 @@ def test_server_text_is_shown_as_plain_text_never_as_a_link(aio):
 
 def test_the_dialog_says_who_asks_and_marks_the_name_as_self_reported(aio):
     tray = Tray(aio)
-    params = dict(CONFIRM, _meta={"elicit-tray/requester": {"serverName": "files", "serverTitle": "File Server",
-                                                            "serverVersion": "2.0", "clientName": "runner"}})
+    params = dict(
+        CONFIRM,
+        _meta={
+            "elicit-tray/requester": {
+                "serverName": "files",
+                "serverTitle": "File Server",
+                "serverVersion": "2.0",
+                "clientName": "runner",
+            }
+        },
+    )
     channel, dialog = tray.ask(params, [])
     text = shown_texts(dialog)
     assert "File Server (files) 2.0" in text
@@ -175,8 +208,10 @@ def test_every_control_has_an_accessible_name_and_a_description_with_its_constra
 
 def test_a_field_that_looks_like_a_secret_gets_a_warning(aio):
     tray = Tray(aio)
-    params = {"message": "Log in", "requestedSchema": {"type": "object", "properties": {
-        "apiKey": {"type": "string", "title": "API key"}}}}
+    params = {
+        "message": "Log in",
+        "requestedSchema": {"type": "object", "properties": {"apiKey": {"type": "string", "title": "API key"}}},
+    }
     channel, dialog = tray.ask(params, [])
     assert "MCP forbids servers to ask for passwords, tokens or keys in a form" in shown_texts(dialog)
     tray.disconnect(channel)
@@ -188,12 +223,15 @@ def test_url_open_waits_for_the_completion_notice_then_closes(aio, qtbot):
     assert tray.reply(channel)["result"] == {"action": "accept"}
     assert tray.browser.opened == ["https://auth.example.com/x"]
     assert dialog.waiting and "Waiting for the server" in shown_texts(dialog)
-    tray.send(channel, {"jsonrpc": "2.0", "method": "notifications/elicitation/complete",
-                        "params": {"elicitationId": "unknown"}})
+    tray.send(
+        channel,
+        {"jsonrpc": "2.0", "method": "notifications/elicitation/complete", "params": {"elicitationId": "unknown"}},
+    )
     tray.settle()
     assert dialog.waiting  # unknown ids are ignored
-    tray.send(channel, {"jsonrpc": "2.0", "method": "notifications/elicitation/complete",
-                        "params": {"elicitationId": "e-1"}})
+    tray.send(
+        channel, {"jsonrpc": "2.0", "method": "notifications/elicitation/complete", "params": {"elicitationId": "e-1"}}
+    )
     tray.settle()
     assert not dialog.waiting and "confirmed that you have finished" in shown_texts(dialog)
     qtbot.waitUntil(lambda: not isValid(dialog), timeout=5000)
@@ -257,8 +295,13 @@ def test_an_optional_date_starts_empty_and_a_key_starts_it_at_today(aio):
     import datetime
 
     tray = Tray(aio)
-    params = {"message": "When?", "requestedSchema": {"type": "object", "properties": {
-        "day": {"type": "string", "format": "date", "title": "Day"}}}}
+    params = {
+        "message": "When?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"day": {"type": "string", "format": "date", "title": "Day"}},
+        },
+    }
     channel, dialog = tray.ask(params, [])
     adapter = dialog.rows["day"].adapter
     assert adapter.value() == (None, None)
@@ -275,14 +318,21 @@ def test_a_date_time_goes_back_as_rfc3339_with_seconds_and_offset(aio):
     import re
 
     tray = Tray(aio)
-    params = {"message": "When?", "requestedSchema": {"type": "object", "properties": {
-        "at": {"type": "string", "format": "date-time", "title": "At", "default": "2026-05-01T09:30:00+00:00"}}}}
+    params = {
+        "message": "When?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "at": {"type": "string", "format": "date-time", "title": "At", "default": "2026-05-01T09:30:00+00:00"}
+            },
+        },
+    }
     channel, dialog = tray.ask(params, [{"do": "submit"}])
     value = tray.reply(channel)["result"]["content"]["at"]
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", value)
     import datetime
 
-    assert datetime.datetime.fromisoformat(value) == datetime.datetime(2026, 5, 1, 9, 30, tzinfo=datetime.timezone.utc)
+    assert datetime.datetime.fromisoformat(value) == datetime.datetime(2026, 5, 1, 9, 30, tzinfo=datetime.UTC)
 
 
 def test_tray_quit_calls_the_orderly_shutdown_and_answers_no_dialog_by_itself(aio):
@@ -304,7 +354,12 @@ def test_every_label_gets_its_own_mnemonic_that_focuses_its_field(aio, qtbot):
     from elicit_tray.ui.widgets import assign_mnemonics
 
     assert assign_mnemonics(["Name", "Nickname", "R&D budget", "Accept terms", "…"], reserved="adc") == [
-        "&Name", "N&ickname", "&R&&D budget", "Acc&ept terms", "…"]
+        "&Name",
+        "N&ickname",
+        "&R&&D budget",
+        "Acc&ept terms",
+        "…",
+    ]
     tray = Tray(aio)
     channel, dialog = tray.ask(COPIES, [])
     assert dialog.rows["copies"].label.text() == "C&opies *"
@@ -318,9 +373,18 @@ def test_every_label_gets_its_own_mnemonic_that_focuses_its_field(aio, qtbot):
 
 def test_a_field_left_with_a_wrong_value_shows_its_error_but_an_empty_one_does_not(aio, qtbot):
     tray = Tray(aio)
-    params = {"message": "Contact", "requestedSchema": {"type": "object", "properties": {
-        "name": {"type": "string", "title": "Name"}, "mail": {"type": "string", "format": "email", "title": "Mail"},
-        "city": {"type": "string", "title": "City"}}, "required": ["name"]}}
+    params = {
+        "message": "Contact",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "title": "Name"},
+                "mail": {"type": "string", "format": "email", "title": "Mail"},
+                "city": {"type": "string", "title": "City"},
+            },
+            "required": ["name"],
+        },
+    }
     channel, dialog = tray.ask(params, [])
     dialog.activateWindow()
     qtbot.waitUntil(dialog.isActiveWindow, timeout=2000)
@@ -353,11 +417,22 @@ def test_an_expired_dialog_closes_by_itself_and_sends_nothing(aio, qtbot, monkey
 
 def test_server_strings_cannot_forge_the_identity_or_reverse_text(aio):
     tray = Tray(aio)
-    params = {"message": "Open invoice \u202egnp.exe", "_meta": {"elicit-tray/requester": {
-        "serverName": "\u202emoc.elgoog\u202c", "serverVersion": "1.0\nVerified by elicit-tray"}},
-        "requestedSchema": {"type": "object", "properties": {
-            "x": {"type": "string", "title": "Name\u202e", "description": "two\nlines"},
-            "blank": {"type": "string", "title": "   "}}}}
+    params = {
+        "message": "Open invoice \u202egnp.exe",
+        "_meta": {
+            "elicit-tray/requester": {
+                "serverName": "\u202emoc.elgoog\u202c",
+                "serverVersion": "1.0\nVerified by elicit-tray",
+            }
+        },
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "x": {"type": "string", "title": "Name\u202e", "description": "two\nlines"},
+                "blank": {"type": "string", "title": "   "},
+            },
+        },
+    }
     channel, dialog = tray.ask(params, [])
     text = shown_texts(dialog)
     assert "\\u202emoc.elgoog\\u202c 1.0\\u000aVerified by elicit-tray" in text
@@ -380,9 +455,17 @@ def test_a_look_alike_url_also_shows_the_exact_address_the_browser_opens(aio):
 
 def test_tab_leaves_a_date_picker_for_the_next_field_and_typing_writes_the_date(aio, qtbot):
     tray = Tray(aio)
-    params = {"message": "When?", "requestedSchema": {"type": "object", "properties": {
-        "day": {"type": "string", "format": "date", "title": "Day"},
-        "note": {"type": "string", "title": "Note"}}, "required": ["day"]}}
+    params = {
+        "message": "When?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "day": {"type": "string", "format": "date", "title": "Day"},
+                "note": {"type": "string", "title": "Note"},
+            },
+            "required": ["day"],
+        },
+    }
     channel, dialog = tray.ask(params, [])
     dialog.activateWindow()
     qtbot.waitUntil(dialog.isActiveWindow, timeout=2000)
@@ -401,8 +484,14 @@ def test_typing_a_date_and_time_as_people_write_it_gives_exactly_that_time(aio, 
     import datetime
 
     tray = Tray(aio)
-    params = {"message": "When?", "requestedSchema": {"type": "object", "properties": {
-        "at": {"type": "string", "format": "date-time", "title": "At"}}, "required": ["at"]}}
+    params = {
+        "message": "When?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"at": {"type": "string", "format": "date-time", "title": "At"}},
+            "required": ["at"],
+        },
+    }
     channel, dialog = tray.ask(params, [])
     at = dialog.rows["at"].adapter.edit
     at.setFocus()
@@ -495,8 +584,14 @@ def test_a_time_typed_with_shift_for_the_colons_is_kept_exactly(aio):
     import datetime
 
     tray = Tray(aio)
-    params = {"message": "When?", "requestedSchema": {"type": "object", "properties": {
-        "at": {"type": "string", "format": "date-time", "title": "At"}}, "required": ["at"]}}
+    params = {
+        "message": "When?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"at": {"type": "string", "format": "date-time", "title": "At"}},
+            "required": ["at"],
+        },
+    }
     channel, dialog = tray.ask(params, [])
     at = dialog.rows["at"].adapter.edit
     at.setFocus()
@@ -514,8 +609,16 @@ def test_a_time_typed_with_shift_for_the_colons_is_kept_exactly(aio):
 
 def test_an_optional_dates_clear_button_comes_right_after_it_in_the_tab_order(aio):
     tray = Tray(aio)
-    params = {"message": "When?", "requestedSchema": {"type": "object", "properties": {
-        "day": {"type": "string", "format": "date", "title": "Day"}, "note": {"type": "string", "title": "Note"}}}}
+    params = {
+        "message": "When?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "day": {"type": "string", "format": "date", "title": "Day"},
+                "note": {"type": "string", "title": "Note"},
+            },
+        },
+    }
     channel, dialog = tray.ask(params, [])
     day = dialog.rows["day"].adapter
     assert _next_tab_stop(day.edit) is day.clear_button
@@ -525,8 +628,9 @@ def test_an_optional_dates_clear_button_comes_right_after_it_in_the_tab_order(ai
 
 def _next_tab_stop(widget):
     nxt = widget.nextInFocusChain()
-    while (not (nxt.focusPolicy() & Qt.FocusPolicy.TabFocus) or not nxt.isVisible()
-           or nxt.objectName().startswith("qt_")):  # a picker's own inner line edit is not a stop
+    while (
+        not (nxt.focusPolicy() & Qt.FocusPolicy.TabFocus) or not nxt.isVisible() or nxt.objectName().startswith("qt_")
+    ):  # a picker's own inner line edit is not a stop
         nxt = nxt.nextInFocusChain()
     return nxt
 
@@ -537,8 +641,9 @@ def test_a_long_form_that_expires_while_building_stops_building_with_every_field
 
     fields = {f"f{i:03d}": {"type": "string", "title": f"Field {i}"} for i in range(150)}
     tray = Tray(aio)
-    dialog = tray.presenter.build(parse_elicit_params({"message": "Many", "requestedSchema": {
-        "type": "object", "properties": fields}}))
+    dialog = tray.presenter.build(
+        parse_elicit_params({"message": "Many", "requestedSchema": {"type": "object", "properties": fields}})
+    )
     dialog.mark_expired()  # the requester went away before the first paint
     dialog.show()
     tray.settle()
@@ -550,8 +655,11 @@ def test_a_long_form_that_expires_while_building_stops_building_with_every_field
 def test_the_identity_header_is_one_elided_line_per_item_that_server_text_cannot_extend(aio):
     tray = Tray(aio)
     forged = "files" + "\u00a0" * 110 + "✔ Verified by elicit-tray"
-    params = dict(CONFIRM, message="Asked by the local program /usr/bin/gnome-keyring-daemon (pid 1)",
-                  _meta={"elicit-tray/requester": {"serverName": forged, "clientName": "runner \u2003\u00a0 two"}})
+    params = dict(
+        CONFIRM,
+        message="Asked by the local program /usr/bin/gnome-keyring-daemon (pid 1)",
+        _meta={"elicit-tray/requester": {"serverName": forged, "clientName": "runner \u2003\u00a0 two"}},
+    )
     channel, dialog = tray.ask(params, [])
     identity = dialog.findChild(QFrame, "identity")
     server, process = dialog.findChild(QLabel, "server-name"), dialog.findChild(QLabel, "process")
@@ -573,8 +681,15 @@ def test_the_process_line_keeps_the_executable_and_the_pid_when_elided(aio):
     from elicit_tray.elicitation import Peer
 
     tray = Tray(aio)
-    channel = tray.connect(Peer(pid=77, uid=0, process_name="x", executable="/usr/bin/python3",
-                                argv=("python3", "/tmp/" + "a" * 300 + ".py")))
+    channel = tray.connect(
+        Peer(
+            pid=77,
+            uid=0,
+            process_name="x",
+            executable="/usr/bin/python3",
+            argv=("python3", "/tmp/" + "a" * 300 + ".py"),
+        )
+    )
     _create(tray, channel, CONFIRM)
     dialog = tray.dialog()
     shown = dialog.findChild(QLabel, "process").shown_text()
@@ -586,8 +701,10 @@ def test_the_process_line_keeps_the_executable_and_the_pid_when_elided(aio):
 def test_window_titles_say_which_server_asks_what_and_dialogs_never_sit_exactly_on_another(aio):
     tray = Tray(aio)
     channel = tray.connect()
-    asks = [dict(CONFIRM, message=f"Question {n}\nmore", _meta={"elicit-tray/requester": {"serverName": f"s{n}"}})
-            for n in range(5)]
+    asks = [
+        dict(CONFIRM, message=f"Question {n}\nmore", _meta={"elicit-tray/requester": {"serverName": f"s{n}"}})
+        for n in range(5)
+    ]
     for n, params in enumerate(asks, 1):
         _create(tray, channel, params, n)
     dialogs = [tray.dialog() for _ in asks]
@@ -596,8 +713,11 @@ def test_window_titles_say_which_server_asks_what_and_dialogs_never_sit_exactly_
     tray.disconnect(channel)
 
 
-@pytest.mark.parametrize("params", [COPIES, CONFIRM, {"mode": "url", "elicitationId": "e", "message": "Go",
-                                                      "url": "https://example.com/"}], ids=["form", "confirm", "url"])
+@pytest.mark.parametrize(
+    "params",
+    [COPIES, CONFIRM, {"mode": "url", "elicitationId": "e", "message": "Go", "url": "https://example.com/"}],
+    ids=["form", "confirm", "url"],
+)
 def test_the_focused_control_is_marked_from_the_moment_the_dialog_opens(aio, params):
     from PySide6.QtWidgets import QStyle, QStyleOption
 
@@ -625,9 +745,11 @@ def test_a_confirmation_without_fields_has_no_empty_gap_above_its_buttons(aio):
 
 
 def test_a_long_url_dialog_opens_tall_enough_to_show_everything_without_scrolling(aio):
-    url = ("https://averyveryveryveryveryveryveryverylongsubdomain.andanotherverylonglabelhere-to-push-it.login."
-           "example-identity-provider.com/oauth2/authorize?client_id=abcdefghijklmnopqrstuvwxyz0123456789"
-           "&redirect_uri=https%3A%2F%2Fapp.example.com%2Fcallback&state=Zm9v{x}")
+    url = (
+        "https://averyveryveryveryveryveryveryverylongsubdomain.andanotherverylonglabelhere-to-push-it.login."
+        "example-identity-provider.com/oauth2/authorize?client_id=abcdefghijklmnopqrstuvwxyz0123456789"
+        "&redirect_uri=https%3A%2F%2Fapp.example.com%2Fcallback&state=Zm9v{x}"
+    )
     tray = Tray(aio)
     channel, dialog = tray.ask({"mode": "url", "elicitationId": "e", "url": url, "message": "Connect"}, [])
     assert dialog.scroll.verticalScrollBar().maximum() == 0  # the screen has room: nothing hides below

@@ -12,8 +12,7 @@ from tests.ui.harness import Tray
 
 
 def _form(properties: dict, required: list[str]) -> dict:
-    return {"message": "Fill in", "requestedSchema": {"type": "object", "properties": properties,
-                                                      "required": required}}
+    return {"message": "Fill in", "requestedSchema": {"type": "object", "properties": properties, "required": required}}
 
 
 def _in_viewport(dialog, widget) -> bool:
@@ -57,10 +56,18 @@ def test_please_correct_goes_away_once_the_field_is_fixed(aio):
 
 def test_multi_select_rows_never_overlap_after_an_error_elsewhere_comes_and_goes(aio):
     tray = Tray(aio)
-    params = _form({"name": {"type": "string", "title": "Name"},
-                    "colors": {"type": "array", "title": "Colors", "items": {"type": "string",
-                                                                              "enum": ["Red", "Green", "Blue", "Cyan"]}},
-                    "note": {"type": "string", "title": "Note", "description": "x " * 80}}, ["name"])
+    params = _form(
+        {
+            "name": {"type": "string", "title": "Name"},
+            "colors": {
+                "type": "array",
+                "title": "Colors",
+                "items": {"type": "string", "enum": ["Red", "Green", "Blue", "Cyan"]},
+            },
+            "note": {"type": "string", "title": "Note", "description": "x " * 80},
+        },
+        ["name"],
+    )
     channel, dialog = tray.ask(params, [])
     field = dialog.rows["name"].adapter.focus_target
     QTest.keyClick(field, Qt.Key.Key_Return)  # the name's error appears...
@@ -77,12 +84,20 @@ def test_multi_select_rows_never_overlap_after_an_error_elsewhere_comes_and_goes
     tray.disconnect(channel)
 
 
-@pytest.mark.parametrize("field", [
-    {"type": "array", "title": "Instruments", "items": {"type": "string", "enum": ["Guitar", "Piano"]},
-     "default": ["Guitar"]},
-    {"type": "string", "title": "Instruments", "enum": ["Guitar", "Piano"], "default": "Piano"},
-    {"type": "boolean", "title": "Instruments"},
-], ids=["multi-select", "radio", "optional-boolean"])
+@pytest.mark.parametrize(
+    "field",
+    [
+        {
+            "type": "array",
+            "title": "Instruments",
+            "items": {"type": "string", "enum": ["Guitar", "Piano"]},
+            "default": ["Guitar"],
+        },
+        {"type": "string", "title": "Instruments", "enum": ["Guitar", "Piano"], "default": "Piano"},
+        {"type": "boolean", "title": "Instruments"},
+    ],
+    ids=["multi-select", "radio", "optional-boolean"],
+)
 def test_reaching_a_choice_with_its_alt_letter_focuses_it_and_changes_nothing(aio, qtbot, field):
     tray = Tray(aio)
     params = _form({"note": {"type": "string", "title": "Note"}, "instruments": field}, [])

@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,13 +20,26 @@ from elicit_tray.ui.history_window import HistoryWindow
 
 T0 = 1_790_000_000.0  # 2026-09-21T14:13:20Z
 
-_DEPLOY = {"type": "object", "properties": {
-    "environment": {"type": "string", "title": "Environment", "oneOf": [
-        {"const": "stg", "title": "Staging"}, {"const": "prd", "title": "Production"}]},
-    "notify": {"type": "boolean", "title": "Notify the team"}}, "required": ["environment"]}
-_BOOK = {"type": "object", "properties": {
-    "name": {"type": "string", "title": "Traveller"}, "seats": {"type": "integer", "title": "Seats"},
-    "card_number": {"type": "string", "title": "Card number"}}}
+_DEPLOY = {
+    "type": "object",
+    "properties": {
+        "environment": {
+            "type": "string",
+            "title": "Environment",
+            "oneOf": [{"const": "stg", "title": "Staging"}, {"const": "prd", "title": "Production"}],
+        },
+        "notify": {"type": "boolean", "title": "Notify the team"},
+    },
+    "required": ["environment"],
+}
+_BOOK = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "title": "Traveller"},
+        "seats": {"type": "integer", "title": "Seats"},
+        "card_number": {"type": "string", "title": "Card number"},
+    },
+}
 _DELETE = {"type": "object", "properties": {"confirm": {"type": "string", "title": "Type the project name"}}}
 _FEEDBACK = {"type": "object", "properties": {"comment": {"type": "string", "title": "Comment"}}}
 
@@ -40,24 +52,55 @@ def _form(server: str, message: str, schema: dict[str, Any], title: str | None =
 
 
 def _url(server: str, message: str, url: str) -> dict[str, Any]:
-    return {"mode": "url", "message": message, "url": url, "elicitationId": "e",
-            "_meta": {"elicit-tray/requester": {"serverName": server, "clientName": "agent-runner"}}}
+    return {
+        "mode": "url",
+        "message": message,
+        "url": url,
+        "elicitationId": "e",
+        "_meta": {"elicit-tray/requester": {"serverName": server, "clientName": "agent-runner"}},
+    }
 
 
 #: 20 mixed decisions: (params, outcome, seconds the user took).
 DECISIONS: list[tuple[dict[str, Any], Any, float]] = [
-    (_form("deployer", "Deploy web to which environment?", _DEPLOY, "Deployer"), Accepted({"environment": "stg", "notify": True}), 4),
-    (_form("deployer", "Deploy api to which environment?", _DEPLOY, "Deployer"), Accepted({"environment": "prd", "notify": False}), 9),
-    (_form("travel", "Confirm the booking for 2 people on 2026-10-02?", _BOOK), Accepted({"name": "Ada Lovelace", "seats": 2, "card_number": "4111 1111 1111 1111"}), 21),
+    (
+        _form("deployer", "Deploy web to which environment?", _DEPLOY, "Deployer"),
+        Accepted({"environment": "stg", "notify": True}),
+        4,
+    ),
+    (
+        _form("deployer", "Deploy api to which environment?", _DEPLOY, "Deployer"),
+        Accepted({"environment": "prd", "notify": False}),
+        9,
+    ),
+    (
+        _form("travel", "Confirm the booking for 2 people on 2026-10-02?", _BOOK),
+        Accepted({"name": "Ada Lovelace", "seats": 2, "card_number": "4111 1111 1111 1111"}),
+        21,
+    ),
     (_form("projects", "Delete the project 'atlas'? Type its name to confirm.", _DELETE), Declined(), 3),
-    (_url("github", "Connect your GitHub account", "https://github.com/login/oauth/authorize?client_id=abc&state=xyz"), Accepted(None), 6),
+    (
+        _url(
+            "github", "Connect your GitHub account", "https://github.com/login/oauth/authorize?client_id=abc&state=xyz"
+        ),
+        Accepted(None),
+        6,
+    ),
     (_form("feedback", "How was the last answer?", _FEEDBACK), Cancelled("escape"), 2),
     (_form("deployer", "Roll back web to yesterday's release?", _DEPLOY, "Deployer"), Declined(), 5),
-    (_url("payments", "Approve the payment of 12.50 EUR", "https://pay.example.com/approve/8f3a9c?amount=1250"), Declined(), 11),
+    (
+        _url("payments", "Approve the payment of 12.50 EUR", "https://pay.example.com/approve/8f3a9c?amount=1250"),
+        Declined(),
+        11,
+    ),
     (_form("travel", "Book a taxi to the airport, 06:30?", _BOOK), Cancelled("timeout"), 60),
     (_url("drive", "Open the shared folder", "https://xn--dive-9ra.example/folder/q3"), Cancelled("button"), 8),
     (_form("projects", "Archive the project 'borealis'?", _DELETE), Accepted({"confirm": "borealis"}), 7),
-    (_form("feedback", "Rate the summary, comma, \"quotes\" and all", _FEEDBACK), Accepted({"comment": "Good, but \"long\"\nsecond line"}), 14),
+    (
+        _form("feedback", 'Rate the summary, comma, "quotes" and all', _FEEDBACK),
+        Accepted({"comment": 'Good, but "long"\nsecond line'}),
+        14,
+    ),
     (_form("deployer", "Deploy worker to which environment?", _DEPLOY, "Deployer"), Cancelled("tray"), 30),
     (_url("calendar", "Grant calendar access", "http://calendar.example.org/grant"), Accepted(None), 5),
     (_form("travel", "Change the seat to 14C?", _BOOK), Cancelled("close"), 4),
@@ -128,24 +171,58 @@ def test_the_table_lists_every_decision_newest_first_with_exact_cells(window):
     rows = cells(window)
     assert len(rows) == 20 and window.count.text() == "20 decisions"
     assert rows[:4] == [
-        ["2026-09-22 02:53", "travel", "agent-runner (31337)", "form", "Waiting for an answer", "Add travel insurance for 19 EUR?"],
+        [
+            "2026-09-22 02:53",
+            "travel",
+            "agent-runner (31337)",
+            "form",
+            "Waiting for an answer",
+            "Add travel insurance for 19 EUR?",
+        ],
         ["2026-09-22 02:13", "feedback", "agent-runner (31337)", "form", "Declined", "Anything else?"],
-        ["2026-09-22 01:33", "Deployer", "agent-runner (31337)", "form", "Accepted", "Deploy docs to which environment?"],
-        ["2026-09-22 00:53", "github", "agent-runner (31337)", "URL", "Declined", "Re-authorise the GitHub app"]]
-    assert rows[-1] == ["2026-09-21 14:13", "Deployer", "agent-runner (31337)", "form", "Accepted",
-                        "Deploy web to which environment?"]
+        [
+            "2026-09-22 01:33",
+            "Deployer",
+            "agent-runner (31337)",
+            "form",
+            "Accepted",
+            "Deploy docs to which environment?",
+        ],
+        ["2026-09-22 00:53", "github", "agent-runner (31337)", "URL", "Declined", "Re-authorise the GitHub app"],
+    ]
+    assert rows[-1] == [
+        "2026-09-21 14:13",
+        "Deployer",
+        "agent-runner (31337)",
+        "form",
+        "Accepted",
+        "Deploy web to which environment?",
+    ]
 
 
 def test_the_detail_pane_shows_everything_kept_and_never_a_secret(window):
     row = next(i for i, r in enumerate(window.model.rows) if r["message"].startswith("Confirm the booking"))
     window.table.selectRow(row)
-    assert window.details.toPlainText() == "\n".join([
-        "Outcome: Accepted (accept)", "Received: 2026-09-21 15:33:20", "Shown: 2026-09-21 15:33:20",
-        "Answered: 2026-09-21 15:33:41", "Duration: 21.2 s", "Server (self-reported): travel",
-        "Client (self-reported): agent-runner", "Process: agent-runner", "Process id: 31337",
-        "Executable: /usr/bin/agent-runner", "User id: 1000", "Mode: form",
-        "Message: Confirm the booking for 2 people on 2026-10-02?", "Field Traveller: Ada Lovelace", "Field Seats: 2",
-        "Field Card number: (looks like a secret: never kept)"])
+    assert window.details.toPlainText() == "\n".join(
+        [
+            "Outcome: Accepted (accept)",
+            "Received: 2026-09-21 15:33:20",
+            "Shown: 2026-09-21 15:33:20",
+            "Answered: 2026-09-21 15:33:41",
+            "Duration: 21.2 s",
+            "Server (self-reported): travel",
+            "Client (self-reported): agent-runner",
+            "Process: agent-runner",
+            "Process id: 31337",
+            "Executable: /usr/bin/agent-runner",
+            "User id: 1000",
+            "Mode: form",
+            "Message: Confirm the booking for 2 people on 2026-10-02?",
+            "Field Traveller: Ada Lovelace",
+            "Field Seats: 2",
+            "Field Card number: (looks like a secret: never kept)",
+        ]
+    )
     url_row = next(i for i, r in enumerate(window.model.rows) if r["message"] == "Connect your GitHub account")
     window.table.selectRow(url_row)
     text = window.details.toPlainText()
@@ -155,14 +232,28 @@ def test_the_detail_pane_shows_everything_kept_and_never_a_secret(window):
 
 def test_filters_by_server_outcome_search_and_period(window):
     window.server.setCurrentIndex(window.server.findData("deployer"))
-    assert [r[4] for r in cells(window)] == ["Accepted", "Cancelled (from the tray)", "Declined", "Accepted", "Accepted"]
+    assert [r[4] for r in cells(window)] == [
+        "Accepted",
+        "Cancelled (from the tray)",
+        "Declined",
+        "Accepted",
+        "Accepted",
+    ]
     window.outcome.setCurrentIndex(window.outcome.findData("accept"))
-    assert [r[5] for r in cells(window)] == ["Deploy docs to which environment?", "Deploy api to which environment?",
-                                             "Deploy web to which environment?"]
+    assert [r[5] for r in cells(window)] == [
+        "Deploy docs to which environment?",
+        "Deploy api to which environment?",
+        "Deploy web to which environment?",
+    ]
     window.server.setCurrentIndex(0)
     window.outcome.setCurrentIndex(window.outcome.findData("cancel-"))
-    assert [r[4] for r in cells(window)] == ["Cancelled (window closed)", "Cancelled (from the tray)",
-                                             "Cancelled (button)", "Cancelled (timeout)", "Cancelled (Escape)"]
+    assert [r[4] for r in cells(window)] == [
+        "Cancelled (window closed)",
+        "Cancelled (from the tray)",
+        "Cancelled (button)",
+        "Cancelled (timeout)",
+        "Cancelled (Escape)",
+    ]
     window.outcome.setCurrentIndex(0)
     QTest.keyClicks(window.search, "github")
     assert [r[5] for r in cells(window)] == ["Re-authorise the GitHub app", "Connect your GitHub account"]
@@ -181,16 +272,21 @@ def test_export_writes_the_rows_shown_as_json_and_csv_with_a_comma_a_quote_and_a
     (item,) = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
     assert (item["message"], item["fields"], item["outcome"]) == (
         'Rate the summary, comma, "quotes" and all',
-        [{"name": "comment", "title": "Comment", "secret": False, "value": 'Good, but "long"\nsecond line'}], "accept")
+        [{"name": "comment", "title": "Comment", "secret": False, "value": 'Good, but "long"\nsecond line'}],
+        "accept",
+    )
     assert oct((tmp_path / "out.json").stat().st_mode & 0o777) == "0o600"
     window.saved["path"] = str(tmp_path / "out.csv")
     window.export_csv_button.click()
     raw = (tmp_path / "out.csv").read_bytes().decode("utf-8")
     assert '"Rate the summary, comma, ""quotes"" and all"' in raw
     header, record = list(csv.reader(io.StringIO(raw, newline="")))
-    got = dict(zip(header, record))
+    got = dict(zip(header, record, strict=True))
     assert (got["message"], json.loads(got["fields"])[0]["value"], got["server"]) == (
-        'Rate the summary, comma, "quotes" and all', 'Good, but "long"\nsecond line', "feedback")
+        'Rate the summary, comma, "quotes" and all',
+        'Good, but "long"\nsecond line',
+        "feedback",
+    )
     window.saved["path"] = ""
     assert window.export("csv") is None  # the user chose no file
 
@@ -222,8 +318,17 @@ def test_keyboard_order_mnemonics_and_accessible_names(window, qtbot):
         QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
         order.append(QApplication.focusWidget())
     assert [w.accessibleName() or w.text().replace("&", "") for w in order] == [
-        "Search", "Server", "Outcome", "Period", "Decisions", "Details", "Export JSON…", "Export CSV…",
-        "Clear history…", "Close"]
+        "Search",
+        "Server",
+        "Outcome",
+        "Period",
+        "Decisions",
+        "Details",
+        "Export JSON…",
+        "Export CSV…",
+        "Clear history…",
+        "Close",
+    ]
     for widget in order[:6]:
         assert widget.accessibleDescription()
     QTest.keyClick(window, Qt.Key.Key_T, Qt.KeyboardModifier.AltModifier)
@@ -248,11 +353,16 @@ def test_the_tray_menu_opens_history_and_settings(tmp_path, qtbot):
 
     history = History(tmp_path / "h.sqlite3")
     recorder = fill(history, DECISIONS[:3])
-    tray = Tray(Presenter(arm_delay_ms=0), recorder=recorder, preferences=Preferences(None), socket_path="/run/x/socket")
+    tray = Tray(
+        Presenter(arm_delay_ms=0), recorder=recorder, preferences=Preferences(None), socket_path="/run/x/socket"
+    )
     tray.rebuild()
     texts = [a.text() for a in tray.menu.actions()]
-    assert texts[-5:-2] == ["&Dismiss all (answer cancel)", "&History…", "Se&ttings…"] or \
-        texts[-4:-1] == ["&Dismiss all (answer cancel)", "&History…", "Se&ttings…"]
+    assert texts[-5:-2] == ["&Dismiss all (answer cancel)", "&History…", "Se&ttings…"] or texts[-4:-1] == [
+        "&Dismiss all (answer cancel)",
+        "&History…",
+        "Se&ttings…",
+    ]
     next(a for a in tray.menu.actions() if a.text() == "&History…").trigger()
     assert tray.history_window.isVisible() and tray.history_window.model.rowCount() == 3
     next(a for a in tray.menu.actions() if a.text() == "Se&ttings…").trigger()

@@ -20,15 +20,26 @@ from tests.ui.harness import Tray, shown_texts
 REPO = Path(__file__).resolve().parents[2]
 CATALOGUES = sorted((REPO / "resources" / "i18n").glob("elicit_tray_*.ts"))
 SOURCES = sorted(str(p) for p in (REPO / "src" / "elicit_tray" / "ui").glob("*.py")) + [
-    str(REPO / "src" / "elicit_tray" / "schema" / "values.py"), str(REPO / "src" / "elicit_tray" / "urlcheck" / "reasons.py")]
-FORM = {"message": "Wie viele? <b>", "requestedSchema": {"type": "object", "properties": {
-    "copies": {"type": "integer", "title": "Copies", "minimum": 1, "maximum": 10}}, "required": ["copies"]}}
+    str(REPO / "src" / "elicit_tray" / "schema" / "values.py"),
+    str(REPO / "src" / "elicit_tray" / "urlcheck" / "reasons.py"),
+]
+FORM = {
+    "message": "Wie viele? <b>",
+    "requestedSchema": {
+        "type": "object",
+        "properties": {"copies": {"type": "integer", "title": "Copies", "minimum": 1, "maximum": 10}},
+        "required": ["copies"],
+    },
+}
 
 
 def _messages(path: Path) -> dict[tuple[str, str], ET.Element]:
     root = ET.parse(path).getroot()
-    return {(c.findtext("name"), m.findtext("source")): m.find("translation")
-            for c in root.iter("context") for m in c.iter("message")}
+    return {
+        (c.findtext("name"), m.findtext("source")): m.find("translation")
+        for c in root.iter("context")
+        for m in c.iter("message")
+    }
 
 
 @pytest.fixture
@@ -41,15 +52,20 @@ def locale():
 def test_every_string_of_the_chrome_is_in_each_catalogue_and_translated(tmp_path, ts):
     fresh = tmp_path / "fresh.ts"
     tool = Path(sys.executable).parent / "pyside6-lupdate"  # installed with PySide6, beside python
-    subprocess.run([str(tool), "-silent", "-locations", "none", *SOURCES, "-ts", str(fresh)], check=True,
-                   capture_output=True, timeout=120)
+    subprocess.run(
+        [str(tool), "-silent", "-locations", "none", *SOURCES, "-ts", str(fresh)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     extracted = set(_messages(fresh))
     shipped = _messages(ts)
     assert extracted - set(shipped) == set(), "run scripts/i18n.sh update and translate the new strings"
     unfinished = [key for key, t in shipped.items() if t.get("type") == "unfinished" or not t.text]
     assert unfinished == []
-    placeholders = [key for key, t in shipped.items() if set(re.findall(r"\{\w+\}", key[1]))
-                    != set(re.findall(r"\{\w+\}", t.text))]
+    placeholders = [
+        key for key, t in shipped.items() if set(re.findall(r"\{\w+\}", key[1])) != set(re.findall(r"\{\w+\}", t.text))
+    ]
     assert placeholders == []  # every {name} of the source, and no other, in the translation
 
 

@@ -19,8 +19,11 @@ CONFIRM = {"type": "object", "properties": {}}
 
 
 def ask(n: int) -> dict[str, Any]:
-    return {"message": f"Question {n}?", "requestedSchema": CONFIRM,
-            "_meta": {"elicit-tray/requester": {"serverName": f"s{n}"}}}
+    return {
+        "message": f"Question {n}?",
+        "requestedSchema": CONFIRM,
+        "_meta": {"elicit-tray/requester": {"serverName": f"s{n}"}},
+    }
 
 
 class GoneChannel(FakeChannel):
@@ -48,8 +51,15 @@ def counting(tray: Tray) -> list[str]:
 
 
 def create(tray: Tray, channel: FakeChannel, n: int, request_id: Any = None) -> None:
-    tray.send(channel, {"jsonrpc": "2.0", "id": n if request_id is None else request_id,
-                        "method": "elicitation/create", "params": ask(n)})
+    tray.send(
+        channel,
+        {
+            "jsonrpc": "2.0",
+            "id": n if request_id is None else request_id,
+            "method": "elicitation/create",
+            "params": ask(n),
+        },
+    )
 
 
 def count_text(dialog) -> str | None:
@@ -71,30 +81,38 @@ def test_only_a_few_dialogs_are_shown_the_rest_wait_in_order_listed_in_the_tray_
     assert built == [f"Question {n}?" for n in range(MAX_SHOWN_DIALOGS)]
     assert tray.shown.empty()
     assert [e.request.message for e in tray.presenter.waiting.values()] == [
-        f"Question {n}?" for n in range(MAX_SHOWN_DIALOGS, total)]
+        f"Question {n}?" for n in range(MAX_SHOWN_DIALOGS, total)
+    ]
     # the newest shown dialog says how many wait; the others say nothing about it
-    assert count_text(shown[-1]) == ("3 more requests are waiting. They open one by one as dialogs are "
-                                     "answered, or choose one in the elicit-tray menu.")
+    assert count_text(shown[-1]) == (
+        "3 more requests are waiting. They open one by one as dialogs are "
+        "answered, or choose one in the elicit-tray menu."
+    )
     assert [count_text(d) for d in shown[:-1]] == [None] * (MAX_SHOWN_DIALOGS - 1)
     icon.rebuild()
     texts = [a.text() for a in icon.menu.actions()]
-    assert texts[:total + 1] == [f"{total} requests waiting"] + [f"s{n}: Question {n}?" for n in range(
-        MAX_SHOWN_DIALOGS)] + [f"s{n}: Question {n}? (not shown yet)" for n in range(MAX_SHOWN_DIALOGS, total)]
+    assert texts[: total + 1] == [f"{total} requests waiting"] + [
+        f"s{n}: Question {n}?" for n in range(MAX_SHOWN_DIALOGS)
+    ] + [f"s{n}: Question {n}? (not shown yet)" for n in range(MAX_SHOWN_DIALOGS, total)]
     assert icon.toolTip() == f"elicit-tray: {total} requests waiting"
     # an answer makes room: the oldest waiting one is shown, the count follows
     QTest.mouseClick(tray.arm(shown[0]).decline_button, Qt.MouseButton.LeftButton)
     assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 0, "result": {"action": "decline"}}
     nxt = tray.dialog()
     assert nxt.request.message == f"Question {MAX_SHOWN_DIALOGS}?"
-    assert count_text(nxt) == ("2 more requests are waiting. They open one by one as dialogs are answered, "
-                               "or choose one in the elicit-tray menu.")
+    assert count_text(nxt) == (
+        "2 more requests are waiting. They open one by one as dialogs are answered, "
+        "or choose one in the elicit-tray menu."
+    )
     assert count_text(shown[-1]) is None
     # a waiting request cancelled by its requester is dropped without ever getting a window
-    tray.send(channel, {"jsonrpc": "2.0", "method": "notifications/cancelled",
-                        "params": {"requestId": MAX_SHOWN_DIALOGS + 1}})
+    tray.send(
+        channel, {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": MAX_SHOWN_DIALOGS + 1}}
+    )
     tray.settle()
-    assert count_text(nxt) == ("1 more request is waiting. It opens when a dialog is answered, or choose it in "
-                               "the elicit-tray menu.")
+    assert count_text(nxt) == (
+        "1 more request is waiting. It opens when a dialog is answered, or choose it in the elicit-tray menu."
+    )
     # choosing the last waiting one in the tray menu shows it at once, over the limit
     icon.rebuild()
     last = next(a for a in icon.menu.actions() if a.text() == f"s{total - 1}: Question {total - 1}? (not shown yet)")
@@ -119,9 +137,14 @@ def test_requests_whose_requester_is_gone_get_no_window_and_ping_is_answered(aio
         channel = GoneChannel(Peer(pid=7000 + cycle, uid=1000))
         tray.dispatcher.connection_made(channel)
         channel.gone = True
-        tray.send(channel, b"".join(
-            b'{"jsonrpc":"2.0","id":%d,"method":"elicitation/create","params":{"message":"flood",'
-            b'"requestedSchema":{"type":"object","properties":{}}}}\n' % i for i in range(16)))
+        tray.send(
+            channel,
+            b"".join(
+                b'{"jsonrpc":"2.0","id":%d,"method":"elicitation/create","params":{"message":"flood",'
+                b'"requestedSchema":{"type":"object","properties":{}}}}\n' % i
+                for i in range(16)
+            ),
+        )
         tray.disconnect(channel)
         assert channel.sent == []
     # requests read while the peer was there, but it leaves before their turn

@@ -19,8 +19,14 @@ from tests.ui.harness import Tray
 
 
 def _params(example: Example) -> dict[str, Any]:
-    return {"message": "m", "requestedSchema": {"type": "object", "properties": {"f": dict(example.schema)},
-                                                "required": ["f"] if example.required else []}}
+    return {
+        "message": "m",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"f": dict(example.schema)},
+            "required": ["f"] if example.required else [],
+        },
+    }
 
 
 def _steps(steps) -> list[dict[str, Any]]:
@@ -37,9 +43,14 @@ def utc(monkeypatch):
     time.tzset()
 
 
-@pytest.mark.parametrize(("row", "example"), [
-    pytest.param(row, example, id=f"{getattr(row.key, 'value', row.key)}-{index}")
-    for row in TABLE for index, example in enumerate(row.examples)])
+@pytest.mark.parametrize(
+    ("row", "example"),
+    [
+        pytest.param(row, example, id=f"{getattr(row.key, 'value', row.key)}-{index}")
+        for row in TABLE
+        for index, example in enumerate(row.examples)
+    ],
+)
 def test_every_row_builds_reads_writes_validates_and_is_driven(aio, utc, row: Row, example: Example):
     # builds: the example resolves to this row and gets its adapter
     (spec,) = parse_requested_schema(_params(example)["requestedSchema"]).fields

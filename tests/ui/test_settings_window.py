@@ -20,13 +20,25 @@ def test_the_file_is_read_the_command_line_wins_and_bounds_hold(tmp_path):
     path = tmp_path / "settings.ini"
     path.write_text("[dialogs]\ntimeout=45\nconsent=50\n[history]\nvalues=false\nretention=7\n[ui]\nlanguage=de\n")
     prefs = Preferences(settings_store(path), {"retention_days": 30, "timeout_s": None})
-    assert prefs.current == Settings(timeout_s=45, consent_delay_ms=300, history=True, history_values=False,
-                                     history_query=False, retention_days=30, language="de")
+    assert prefs.current == Settings(
+        timeout_s=45,
+        consent_delay_ms=300,
+        history=True,
+        history_values=False,
+        history_query=False,
+        retention_days=30,
+        language="de",
+    )
     assert (prefs.locked("retention_days"), prefs.locked("timeout_s")) == (True, False)
     prefs.change(retention_days=1, history_query=True, consent_delay_ms=99999)
-    assert (prefs.current.retention_days, prefs.current.history_query, prefs.current.consent_delay_ms) == (30, True, 5000)
-    assert path.read_text() == ("[dialogs]\nconsent=5000\ntimeout=45\n\n[history]\nquery=true\nretention=7\n"
-                                "values=false\n\n[ui]\nlanguage=de\n")
+    assert (prefs.current.retention_days, prefs.current.history_query, prefs.current.consent_delay_ms) == (
+        30,
+        True,
+        5000,
+    )
+    assert path.read_text() == (
+        "[dialogs]\nconsent=5000\ntimeout=45\n\n[history]\nquery=true\nretention=7\nvalues=false\n\n[ui]\nlanguage=de\n"
+    )
 
 
 def test_changes_in_the_window_apply_at_once_to_the_app(tmp_path, qtbot):
@@ -36,8 +48,7 @@ def test_changes_in_the_window_apply_at_once_to_the_app(tmp_path, qtbot):
     recorder = Recorder(None, history)
     timer = connect_settings(prefs, presenter, recorder)
     toggled: list[bool] = []
-    window = SettingsWindow(prefs, Path("/run/user/1000/elicit-tray/socket"),
-                            autostart=(lambda: False, toggled.append))
+    window = SettingsWindow(prefs, Path("/run/user/1000/elicit-tray/socket"), autostart=(lambda: False, toggled.append))
     qtbot.addWidget(window)
     window.timeout.setValue(120)
     window.consent.setValue(1500)
@@ -57,18 +68,39 @@ def test_changes_in_the_window_apply_at_once_to_the_app(tmp_path, qtbot):
     assert QApplication.clipboard().text() == "/run/user/1000/elicit-tray/socket"
     assert timer.interval() == 24 * 3600 * 1000 and timer.isActive()
     timer.stop()
-    assert (tmp_path / "s.ini").read_text() == ("[dialogs]\nconsent=1500\ntimeout=120\n\n[history]\n"
-                                               "enabled=false\nretention=14\nvalues=false\n")
+    assert (tmp_path / "s.ini").read_text() == (
+        "[dialogs]\nconsent=1500\ntimeout=120\n\n[history]\nenabled=false\nretention=14\nvalues=false\n"
+    )
 
 
 def test_every_control_has_an_accessible_name_and_a_mnemonic_label(tmp_path, qtbot):
     window = SettingsWindow(Preferences(None), "/s", autostart=(lambda: True, lambda _on: None))
     qtbot.addWidget(window)
-    names = [w.accessibleName() or w.text().replace("&", "") for w in (
-        window.autostart, window.timeout, window.consent, window.history, window.values, window.query,
-        window.retention, window.language, window.socket, window.copy)]
-    assert names == ["Start elicit-tray at login", "Timeout", "Consent delay", "Keep a history of decisions",
-                     "Keep the values entered in forms (never secret-looking ones)",
-                     "Keep the query strings of addresses", "Retention", "Language", "Socket in use",
-                     "Copy the socket path"]
+    names = [
+        w.accessibleName() or w.text().replace("&", "")
+        for w in (
+            window.autostart,
+            window.timeout,
+            window.consent,
+            window.history,
+            window.values,
+            window.query,
+            window.retention,
+            window.language,
+            window.socket,
+            window.copy,
+        )
+    ]
+    assert names == [
+        "Start elicit-tray at login",
+        "Timeout",
+        "Consent delay",
+        "Keep a history of decisions",
+        "Keep the values entered in forms (never secret-looking ones)",
+        "Keep the query strings of addresses",
+        "Retention",
+        "Language",
+        "Socket in use",
+        "Copy the socket path",
+    ]
     assert window.timeout.specialValueText() == "Never" and window.consent.minimum() == 300

@@ -126,7 +126,8 @@ def test_ltr_isolated_wraps_only_the_parts_that_would_move():
     assert ltr_isolated("https://example.com/a") == "https://example.com/a"
     assert ltr_isolated("example.com", whole=True) == LRI + "example.com" + PDI
     assert ltr_isolated("https://facebook.com.مصر/٠/123") == (
-        LRI + "https://facebook.com." + LRI + "مصر" + PDI + "/" + LRI + "٠" + PDI + "/123" + PDI)
+        LRI + "https://facebook.com." + LRI + "مصر" + PDI + "/" + LRI + "٠" + PDI + "/123" + PDI
+    )
     assert ltr_isolated("com.مصر") == LRI + "com." + LRI + "مصر" + PDI + PDI
 
 
@@ -144,7 +145,7 @@ def _visible_lines(label) -> list[tuple[str, float]]:
     lines = []
     for n in range(layout.lineCount()):
         line = layout.lineAt(n)
-        lines.append((text[line.textStart():line.textStart() + line.textLength()], line.naturalTextWidth()))
+        lines.append((text[line.textStart() : line.textStart() + line.textLength()], line.naturalTextWidth()))
     return lines
 
 
@@ -226,7 +227,11 @@ def test_system_browser_opens_only_what_qt_writes_back_unchanged(monkeypatch):
     assert presenter.system_browser("https://example.com/%25zz") is True
     assert presenter.system_browser("https://[::ffff:8.8.8.8]/") is True
     assert opened == ["https://example.com/%25zz", "https://[::ffff:8.8.8.8]/"]
-    for rejected_or_rewritten in ("https://example.com/%zz", "https://a-.example.com/",
-                                  "https://example.com/%7e", "https://[::ffff:808:808]/"):
+    for rejected_or_rewritten in (
+        "https://example.com/%zz",
+        "https://a-.example.com/",
+        "https://example.com/%7e",
+        "https://[::ffff:808:808]/",
+    ):
         assert presenter.system_browser(rejected_or_rewritten) is False
     assert len(opened) == 2

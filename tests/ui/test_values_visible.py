@@ -17,8 +17,10 @@ NOTICE = "Invisible characters in this value: U+200F RIGHT-TO-LEFT MARK. It is e
 
 
 def _form(properties: dict, required: list[str] | None = None, message: str = "Check the values") -> dict:
-    return {"message": message, "requestedSchema": {"type": "object", "properties": properties,
-                                                    "required": required or []}}
+    return {
+        "message": message,
+        "requestedSchema": {"type": "object", "properties": properties, "required": required or []},
+    }
 
 
 def _type(widget, text: str) -> None:
@@ -64,8 +66,10 @@ def test_the_notice_follows_typing_and_pasting_and_goes_when_the_characters_go(a
     assert _description(edit) == "As on the card. " + expected
     QGuiApplication.clipboard().setText("\u202e\u2066x\n")
     edit.paste()  # a newline is shown as a space in a line edit, and kept in the value
-    expected = ("Invisible characters in this value: U+200B ZERO WIDTH SPACE, U+202E RIGHT-TO-LEFT OVERRIDE, "
-                "U+2066 LEFT-TO-RIGHT ISOLATE, U+000A LINE FEED. It is exactly: ab\\u200bc\\u202e\\u2066x\\u000a")
+    expected = (
+        "Invisible characters in this value: U+200B ZERO WIDTH SPACE, U+202E RIGHT-TO-LEFT OVERRIDE, "
+        "U+2066 LEFT-TO-RIGHT ISOLATE, U+000A LINE FEED. It is exactly: ab\\u200bc\\u202e\\u2066x\\u000a"
+    )
     assert notice.text() == expected and _description(edit) == "As on the card. " + expected
     edit.setText("abc")
     assert notice.isHidden() and notice.text() == ""
@@ -78,10 +82,17 @@ def test_the_notice_follows_typing_and_pasting_and_goes_when_the_characters_go(a
 def test_option_values_with_invisible_characters_are_shown_written_out_and_sent_back_exactly(aio):
     tray = Tray(aio)
     values = ["\u200f12", "12", "a\u2060b", "c", "d"]
-    params = _form({"short": {"type": "string", "enum": values[:2]}, "long": {"type": "string", "enum": values}},
-                   required=["short", "long"])
-    channel, dialog = tray.ask(params, [{"do": "pick", "field": "short", "option": "\\u200f12"},
-                                        {"do": "pick", "field": "long", "option": "a\\u2060b"}])
+    params = _form(
+        {"short": {"type": "string", "enum": values[:2]}, "long": {"type": "string", "enum": values}},
+        required=["short", "long"],
+    )
+    channel, dialog = tray.ask(
+        params,
+        [
+            {"do": "pick", "field": "short", "option": "\\u200f12"},
+            {"do": "pick", "field": "long", "option": "a\\u2060b"},
+        ],
+    )
     assert [b.text() for b in dialog.rows["short"].adapter.buttons] == ["\\u200f12", "12"]
     combo = dialog.rows["long"].adapter.combo
     assert [combo.itemText(i) for i in range(combo.count())] == ["\\u200f12", "12", "a\\u2060b", "c", "d"]
@@ -114,16 +125,20 @@ def _laid_out(label: QLabel) -> tuple[int, int, float, float]:
 def test_long_unbroken_words_in_server_text_wrap_inside_the_dialog_and_nothing_is_cut(aio):
     tray = Tray(aio)
     word, title = "w" * 500, "T" * 300
-    params = _form({"password": {"type": "string", "title": title, "description": "d" * 500}},
-                   message="Please " + word)
+    params = _form({"password": {"type": "string", "title": title, "description": "d" * 500}}, message="Please " + word)
     params["_meta"] = {"elicit-tray/requester": {"serverName": "s" * 400}}
     channel, dialog = tray.ask(params, [])
     warning = dialog.findChild(QLabel, "warning")
-    assert warning.text() == ("⚠ This form seems to ask for a secret (" + title + "). MCP forbids servers to ask for "
-                              "passwords, tokens or keys in a form. Decline unless you are sure.")
-    labels = {"warning": warning, "message": dialog.message_label,
-              "description": dialog.findChild(QLabel, "field-password-description"),
-              "title": dialog.rows["password"].label}
+    assert warning.text() == (
+        "⚠ This form seems to ask for a secret (" + title + "). MCP forbids servers to ask for "
+        "passwords, tokens or keys in a form. Decline unless you are sure."
+    )
+    labels = {
+        "warning": warning,
+        "message": dialog.message_label,
+        "description": dialog.findChild(QLabel, "field-password-description"),
+        "title": dialog.rows["password"].label,
+    }
     server = dialog.findChild(QLabel, "server-name")  # the identity header: one elided line instead
     assert server.text() == "s" * 400 and server.shown_text().endswith("…")
     assert server.fontMetrics().horizontalAdvance(server.shown_text()) <= server.contentsRect().width()

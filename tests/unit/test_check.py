@@ -47,6 +47,7 @@ class _Channel:
 def tray_answer(params: dict[str, Any]) -> dict[str, Any]:
     """What the dispatcher answers to ``elicitation/create`` with ``params`` (accept for a shown
     dialog: the handler stands in for the user)."""
+
     async def handler(_request: ElicitationRequest) -> Accepted:
         return Accepted({})
 
@@ -73,8 +74,9 @@ def run_cli(*args: str, stdin: str | None = None, capsys: Any = None, monkeypatc
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
-def test_check_json_gives_every_case_the_answer_the_dispatcher_gives(case: dict[str, Any], tmp_path: Path,
-                                                                     capsys: Any) -> None:
+def test_check_json_gives_every_case_the_answer_the_dispatcher_gives(
+    case: dict[str, Any], tmp_path: Path, capsys: Any
+) -> None:
     answer = tray_answer(case["params"])
     path = tmp_path / "params.json"
     path.write_text(json.dumps(case["params"]), encoding="utf-8")
@@ -91,16 +93,21 @@ def test_check_json_gives_every_case_the_answer_the_dispatcher_gives(case: dict[
 def test_the_refused_case_has_the_tray_s_exact_violation_and_the_api_its_exact_error() -> None:
     case = next(c for c in CASES if c["id"] == "nested-object-refused")
     report = elicit_tray.check(case["params"])
-    assert report.to_json() == {"errors": [{"path": f"{P}/address",
-                                            "message": "nested objects are not supported; use flat primitive properties"}],
-                                "warnings": []}
+    assert report.to_json() == {
+        "errors": [
+            {"path": f"{P}/address", "message": "nested objects are not supported; use flat primitive properties"}
+        ],
+        "warnings": [],
+    }
     assert report.error == tray_answer(case["params"])["error"]
     assert (report.accepted, report.exit_code(), report.exit_code(strict=True)) == (False, 1, 1)
 
 
 def test_more_than_fifty_violations_are_cut_as_the_tray_cuts_them() -> None:
-    params = {"message": "m", "requestedSchema": {"type": "object", "properties": {
-        f"p{i:02}": {"type": "object"} for i in range(60)}}}
+    params = {
+        "message": "m",
+        "requestedSchema": {"type": "object", "properties": {f"p{i:02}": {"type": "object"} for i in range(60)}},
+    }
     report = check(params)
     assert len(report.errors) == 50
     assert list(report.errors) == tray_answer(params)["error"]["data"]["violations"]
@@ -109,15 +116,36 @@ def test_more_than_fifty_violations_are_cut_as_the_tray_cuts_them() -> None:
 def test_the_cases_warnings_are_exact() -> None:
     by_id = {c["id"]: elicit_tray.check(c["params"]).to_json()["warnings"] for c in CASES}
     assert {k: v for k, v in by_id.items() if v} == {
-        "legacy-enum-names": [{"id": "legacy-enum-names", "path": f"{P}/pet/enumNames", "message": (
-            '"enumNames" is the legacy way to label options (MCP 2025-06-18); this tray shows its labels, clients of '
-            'the current revision may show the raw values: use a titled "oneOf": [{"const", "title"}]')}],
-        "enumnames-length-mismatch": [{"id": "enum-names-length", "path": f"{P}/pet/enumNames", "message": (
-            '"enumNames" has 2 labels for 3 values: they cannot be paired, so it is ignored and the raw values are '
-            "shown; give one label per value")}],
-        "secret-warning-not-from-negated-description": [{"id": "secret-field", "path": f"{P}/cardPin", "message": (
-            '"Card PIN" seems to ask for a secret: MCP forbids requesting passwords, tokens or keys in form mode, '
-            "and the dialog warns the user to decline; use URL mode for credentials")}],
+        "legacy-enum-names": [
+            {
+                "id": "legacy-enum-names",
+                "path": f"{P}/pet/enumNames",
+                "message": (
+                    '"enumNames" is the legacy way to label options (MCP 2025-06-18); this tray shows its labels, clients of '
+                    'the current revision may show the raw values: use a titled "oneOf": [{"const", "title"}]'
+                ),
+            }
+        ],
+        "enumnames-length-mismatch": [
+            {
+                "id": "enum-names-length",
+                "path": f"{P}/pet/enumNames",
+                "message": (
+                    '"enumNames" has 2 labels for 3 values: they cannot be paired, so it is ignored and the raw values are '
+                    "shown; give one label per value"
+                ),
+            }
+        ],
+        "secret-warning-not-from-negated-description": [
+            {
+                "id": "secret-field",
+                "path": f"{P}/cardPin",
+                "message": (
+                    '"Card PIN" seems to ask for a secret: MCP forbids requesting passwords, tokens or keys in form mode, '
+                    "and the dialog warns the user to decline; use URL mode for credentials"
+                ),
+            }
+        ],
     }
 
 
@@ -135,43 +163,84 @@ def _schema(props: dict[str, Any], **extra: Any) -> dict[str, Any]:
 
 
 def test_each_warning_id_with_its_exact_json() -> None:
-    params = _schema({
-        "color": {"$ref": "#/$defs/Color"},
-        "pick": {"oneOf": [{"const": "a", "title": "A"}]},
-        "tags": {"type": "array", "items": {"type": "string", "oneOf": [{"const": "x", "title": "X"}]}},
-        "level": {"type": "integer", "minimum": 1, "default": 0},
-        "flag": {"type": "boolean", "default": "yes"},
-        "apiKey": {"type": "string"},
-        "zip": {"type": "string", "pattern": "^[[:digit:]]{5}$"},
-    }, **{"$defs": {"Color": {"type": "string", "enum": ["red", "green"]}}})
+    params = _schema(
+        {
+            "color": {"$ref": "#/$defs/Color"},
+            "pick": {"oneOf": [{"const": "a", "title": "A"}]},
+            "tags": {"type": "array", "items": {"type": "string", "oneOf": [{"const": "x", "title": "X"}]}},
+            "level": {"type": "integer", "minimum": 1, "default": 0},
+            "flag": {"type": "boolean", "default": "yes"},
+            "apiKey": {"type": "string"},
+            "zip": {"type": "string", "pattern": "^[[:digit:]]{5}$"},
+        },
+        **{"$defs": {"Color": {"type": "string", "enum": ["red", "green"]}}},
+    )
     report = check(params)
-    assert report.to_json() == {"errors": [
-        {"path": f"{P}/zip/pattern", "message": "invalid ECMA-262 regular expression: Invalid atom character"},
-    ], "warnings": [
-        {"id": "secret-field", "path": f"{P}/apiKey", "message": (
-            '"apiKey" seems to ask for a secret: MCP forbids requesting passwords, tokens or keys in form mode, and '
-            "the dialog warns the user to decline; use URL mode for credentials")},
-        {"id": "local-ref", "path": f"{P}/color/$ref", "message": (
-            '"$ref": "#/$defs/Color" is followed by this tray, but the MCP requested schema has no "$ref" and other '
-            'clients refuse or mis-render it; inline the definition in the property (Pydantic: an Enum field renders '
-            'as "$ref"; use Literal[...] or json_schema_extra)')},
-        {"id": "default-ignored", "path": f"{P}/flag/default", "message": (
-            'the default "yes" is ignored and the field starts empty: it is not a boolean; give a default the field '
-            "accepts")},
-        {"id": "default-ignored", "path": f"{P}/level/default", "message": (
-            "the default 0 is ignored and the field starts empty: the field's own check says \"The minimum is 1.\"; "
-            "give a default the field accepts")},
-        {"id": "oneof-without-type", "path": f"{P}/pick", "message": (
-            'a titled "oneOf" without "type": this tray reads it as a single-select because every "const" is a '
-            'string; the MCP schema requires "type": "string" beside "oneOf"')},
-        {"id": "items-oneof", "path": f"{P}/tags/items/oneOf", "message": (
-            'a multi-select\'s options are "items.anyOf" in MCP; this tray reads "items.oneOf" the same way, other '
-            'clients may not: rename it to "anyOf"')},
-        {"id": "pattern-not-ecma", "path": f"{P}/zip/pattern", "message": (
-            'the pattern "^[[:digit:]]{5}$" uses syntax outside ECMA-262, the regex dialect of JSON Schema: POSIX '
-            'classes such as "[:alpha:]": write "[A-Za-z]"; the tray refuses the request. Pydantic\'s pattern= is not '
-            "checked against ECMA-262")},
-    ]}
+    assert report.to_json() == {
+        "errors": [
+            {"path": f"{P}/zip/pattern", "message": "invalid ECMA-262 regular expression: Invalid atom character"},
+        ],
+        "warnings": [
+            {
+                "id": "secret-field",
+                "path": f"{P}/apiKey",
+                "message": (
+                    '"apiKey" seems to ask for a secret: MCP forbids requesting passwords, tokens or keys in form mode, and '
+                    "the dialog warns the user to decline; use URL mode for credentials"
+                ),
+            },
+            {
+                "id": "local-ref",
+                "path": f"{P}/color/$ref",
+                "message": (
+                    '"$ref": "#/$defs/Color" is followed by this tray, but the MCP requested schema has no "$ref" and other '
+                    "clients refuse or mis-render it; inline the definition in the property (Pydantic: an Enum field renders "
+                    'as "$ref"; use Literal[...] or json_schema_extra)'
+                ),
+            },
+            {
+                "id": "default-ignored",
+                "path": f"{P}/flag/default",
+                "message": (
+                    'the default "yes" is ignored and the field starts empty: it is not a boolean; give a default the field '
+                    "accepts"
+                ),
+            },
+            {
+                "id": "default-ignored",
+                "path": f"{P}/level/default",
+                "message": (
+                    'the default 0 is ignored and the field starts empty: the field\'s own check says "The minimum is 1."; '
+                    "give a default the field accepts"
+                ),
+            },
+            {
+                "id": "oneof-without-type",
+                "path": f"{P}/pick",
+                "message": (
+                    'a titled "oneOf" without "type": this tray reads it as a single-select because every "const" is a '
+                    'string; the MCP schema requires "type": "string" beside "oneOf"'
+                ),
+            },
+            {
+                "id": "items-oneof",
+                "path": f"{P}/tags/items/oneOf",
+                "message": (
+                    'a multi-select\'s options are "items.anyOf" in MCP; this tray reads "items.oneOf" the same way, other '
+                    'clients may not: rename it to "anyOf"'
+                ),
+            },
+            {
+                "id": "pattern-not-ecma",
+                "path": f"{P}/zip/pattern",
+                "message": (
+                    'the pattern "^[[:digit:]]{5}$" uses syntax outside ECMA-262, the regex dialect of JSON Schema: POSIX '
+                    'classes such as "[:alpha:]": write "[A-Za-z]"; the tray refuses the request. Pydantic\'s pattern= is not '
+                    "checked against ECMA-262"
+                ),
+            },
+        ],
+    }
     del params["requestedSchema"]["properties"]["zip"]
     report = check(params)
     assert (report.errors, len(report.warnings)) == ((), 6)
@@ -179,25 +248,49 @@ def test_each_warning_id_with_its_exact_json() -> None:
 
 
 def test_refused_fields_still_get_the_hints_that_explain_them() -> None:
-    report = check(_schema({"name": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
-                            "zip": {"type": "string", "pattern": r"^(?P<zip>\d{5})$"},
-                            "ok": {"type": "string", "enum": ["a"], "enumNames": ["A"]}}))
-    assert report.to_json() == {"errors": [
-        {"path": f"{P}/name", "message": 'missing "type"'},
-        {"path": f"{P}/zip/pattern", "message": "invalid ECMA-262 regular expression: Invalid group modifier"},
-    ], "warnings": [
-        {"id": "nullable-anyof", "path": f"{P}/name/anyOf", "message": (
-            '"anyOf" with a {"type": "null"} branch is how Pydantic renders an Optional field (X | None); the MCP '
-            'schema has no null and no anyOf, so the tray refuses the request: make the field optional by leaving '
-            'it out of "required" (give it a default), not by allowing null')},
-        {"id": "legacy-enum-names", "path": f"{P}/ok/enumNames", "message": (
-            '"enumNames" is the legacy way to label options (MCP 2025-06-18); this tray shows its labels, clients '
-            'of the current revision may show the raw values: use a titled "oneOf": [{"const", "title"}]')},
-        {"id": "pattern-not-ecma", "path": f"{P}/zip/pattern", "message": (
-            'the pattern "^(?P<zip>\\\\d{5})$" uses syntax outside ECMA-262, the regex dialect of JSON Schema: '
-            'Python\'s named groups "(?P<name>...)": write "(?<name>...)"; the tray refuses the request. '
-            "Pydantic's pattern= is not checked against ECMA-262")},
-    ]}
+    report = check(
+        _schema(
+            {
+                "name": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+                "zip": {"type": "string", "pattern": r"^(?P<zip>\d{5})$"},
+                "ok": {"type": "string", "enum": ["a"], "enumNames": ["A"]},
+            }
+        )
+    )
+    assert report.to_json() == {
+        "errors": [
+            {"path": f"{P}/name", "message": 'missing "type"'},
+            {"path": f"{P}/zip/pattern", "message": "invalid ECMA-262 regular expression: Invalid group modifier"},
+        ],
+        "warnings": [
+            {
+                "id": "nullable-anyof",
+                "path": f"{P}/name/anyOf",
+                "message": (
+                    '"anyOf" with a {"type": "null"} branch is how Pydantic renders an Optional field (X | None); the MCP '
+                    "schema has no null and no anyOf, so the tray refuses the request: make the field optional by leaving "
+                    'it out of "required" (give it a default), not by allowing null'
+                ),
+            },
+            {
+                "id": "legacy-enum-names",
+                "path": f"{P}/ok/enumNames",
+                "message": (
+                    '"enumNames" is the legacy way to label options (MCP 2025-06-18); this tray shows its labels, clients '
+                    'of the current revision may show the raw values: use a titled "oneOf": [{"const", "title"}]'
+                ),
+            },
+            {
+                "id": "pattern-not-ecma",
+                "path": f"{P}/zip/pattern",
+                "message": (
+                    'the pattern "^(?P<zip>\\\\d{5})$" uses syntax outside ECMA-262, the regex dialect of JSON Schema: '
+                    'Python\'s named groups "(?P<name>...)": write "(?<name>...)"; the tray refuses the request. '
+                    "Pydantic's pattern= is not checked against ECMA-262"
+                ),
+            },
+        ],
+    }
 
 
 def test_a_url_request_gets_its_verdict_and_reasons() -> None:
@@ -206,25 +299,41 @@ def test_a_url_request_gets_its_verdict_and_reasons() -> None:
     refused = check({"mode": "url", "message": "m", "url": "javascript:alert(1)", "elicitationId": "e"})
     assert refused.accepted and [w.id for w in refused.warnings] == ["url-verdict"]
     assert refused.warnings[0].message.startswith(
-        'verdict "refuse": Open is disabled: the user can only decline or cancel. Reasons: ')
+        'verdict "refuse": Open is disabled: the user can only decline or cancel. Reasons: '
+    )
 
 
 def test_every_warning_id_is_documented() -> None:
-    assert sorted(WARNING_IDS) == sorted([
-        "legacy-enum-names", "enum-names-length", "oneof-without-type", "items-oneof", "local-ref",
-        "default-ignored", "secret-field", "pattern-not-ecma", "url-verdict", "nullable-anyof"])
+    assert sorted(WARNING_IDS) == sorted(
+        [
+            "legacy-enum-names",
+            "enum-names-length",
+            "oneof-without-type",
+            "items-oneof",
+            "local-ref",
+            "default-ignored",
+            "secret-field",
+            "pattern-not-ecma",
+            "url-verdict",
+            "nullable-anyof",
+        ]
+    )
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## For server authors"):]
+    section = readme[readme.index("## For server authors") :]
     assert [i for i in WARNING_IDS if f"`{i}`" not in section] == []
 
 
 def test_json_text_is_read_with_the_tray_s_own_decoder() -> None:
     dup = check('{"message": "m", "message": "n", "requestedSchema": {"type": "object", "properties": {}}}')
-    assert dup.to_json() == {"errors": [{"path": "", "message": 'Invalid Request: duplicate key "message"'}],
-                             "warnings": []}
+    assert dup.to_json() == {
+        "errors": [{"path": "", "message": 'Invalid Request: duplicate key "message"'}],
+        "warnings": [],
+    }
     assert dup.error == {"code": -32600, "message": 'Invalid Request: duplicate key "message"'}
-    big = check('{"message": "m", "requestedSchema": {"type": "object", "properties": {"n": {"type": "number", '
-                '"maximum": 1e400}}}}')
+    big = check(
+        '{"message": "m", "requestedSchema": {"type": "object", "properties": {"n": {"type": "number", '
+        '"maximum": 1e400}}}}'
+    )
     assert big.error == {"code": -32700, "message": "Parse error: number 1e400 is out of range"}
     assert check('{"type": "object", "properties": {}}\n', schema=True).to_json() == {"errors": [], "warnings": []}
 
@@ -232,16 +341,29 @@ def test_json_text_is_read_with_the_tray_s_own_decoder() -> None:
 def test_cli_exit_codes_and_text(tmp_path: Path, capsys: Any, monkeypatch: Any) -> None:
     good = tmp_path / "good.json"
     good.write_text(json.dumps(_schema({"pet": {"type": "string", "enum": ["a"], "enumNames": ["A"]}})))
-    assert run_cli(str(good), capsys=capsys) == (0, (
-        f'warning [legacy-enum-names]: {P}/pet/enumNames: "enumNames" is the legacy way to label options (MCP '
-        '2025-06-18); this tray shows its labels, clients of the current revision may show the raw values: use a '
-        'titled "oneOf": [{"const", "title"}]\n'
-        "ok: the tray would show this dialog (0 error(s), 1 warning(s))\n"))
+    assert run_cli(str(good), capsys=capsys) == (
+        0,
+        (
+            f'warning [legacy-enum-names]: {P}/pet/enumNames: "enumNames" is the legacy way to label options (MCP '
+            "2025-06-18); this tray shows its labels, clients of the current revision may show the raw values: use a "
+            'titled "oneOf": [{"const", "title"}]\n'
+            "ok: the tray would show this dialog (0 error(s), 1 warning(s))\n"
+        ),
+    )
     assert run_cli("--strict", "--json", str(good), capsys=capsys)[0] == 1
-    assert run_cli("--schema", "-", stdin='{"type": "object", "properties": {"a": {"type": "object"}}}',
-                   capsys=capsys, monkeypatch=monkeypatch) == (1, (
-                       f"error: {P}/a: nested objects are not supported; use flat primitive properties\n"
-                       "refused: the tray would answer JSON-RPC -32602 (1 error(s), 0 warning(s))\n"))
+    assert run_cli(
+        "--schema",
+        "-",
+        stdin='{"type": "object", "properties": {"a": {"type": "object"}}}',
+        capsys=capsys,
+        monkeypatch=monkeypatch,
+    ) == (
+        1,
+        (
+            f"error: {P}/a: nested objects are not supported; use flat primitive properties\n"
+            "refused: the tray would answer JSON-RPC -32602 (1 error(s), 0 warning(s))\n"
+        ),
+    )
     assert run_cli(str(tmp_path / "missing.json"), capsys=capsys) == (2, "")
     assert run_cli("-", stdin="[1, 2]", capsys=capsys, monkeypatch=monkeypatch) == (2, "")
     assert run_cli("-", stdin="{not json", capsys=capsys, monkeypatch=monkeypatch) == (2, "")
@@ -256,7 +378,8 @@ def test_the_demo_server_s_own_elicitations_are_clean() -> None:
     params = demo_params()
     assert sorted(params) == ["book_table", "connect_account", "delete_project", "deploy", "feedback"]
     assert {name: check(p).to_json() for name, p in params.items()} == {
-        name: {"errors": [], "warnings": []} for name in params}
+        name: {"errors": [], "warnings": []} for name in params
+    }
 
 
 def test_check_loads_no_qt_even_when_qt_cannot_be_imported() -> None:

@@ -7,10 +7,16 @@ import pytest
 from elicit_tray.cli import _parser
 
 
-@pytest.mark.parametrize("argv", [
-    ["--socket", "/s", "serve"], ["serve", "--socket", "/s"],
-    ["--socket", "/s", "ask"], ["ask", "--socket", "/s"], ["ask", "--socket=/s", "-"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--socket", "/s", "serve"],
+        ["serve", "--socket", "/s"],
+        ["--socket", "/s", "ask"],
+        ["ask", "--socket", "/s"],
+        ["ask", "--socket=/s", "-"],
+    ],
+)
 def test_socket_is_accepted_before_and_after_the_subcommand(argv):
     assert _parser().parse_args(argv).socket == "/s"
 

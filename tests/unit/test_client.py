@@ -43,13 +43,18 @@ def _capture(monkeypatch: Any, answer: Any) -> list[dict[str, Any]]:
 
 def test_the_server_name_comes_from_the_session_and_an_unknown_one_stays_unknown(monkeypatch):
     sent = _capture(monkeypatch, {"action": "accept", "content": {}})
-    named = SimpleNamespace(session=SimpleNamespace(server_info=SimpleNamespace(name="files", title=None,
-                                                                                version="2.0")))
+    named = SimpleNamespace(
+        session=SimpleNamespace(server_info=SimpleNamespace(name="files", title=None, version="2.0"))
+    )
     assert _run(client.elicitation_callback(client_name="runner"), named) == types.ElicitResult(
-        action="accept", content={})
+        action="accept", content={}
+    )
     assert sent[0]["method"] == "elicitation/create"
-    assert sent[0]["params"]["_meta"]["elicit-tray/requester"] == {"serverName": "files", "serverVersion": "2.0",
-                                                                  "clientName": "runner"}
+    assert sent[0]["params"]["_meta"]["elicit-tray/requester"] == {
+        "serverName": "files",
+        "serverVersion": "2.0",
+        "clientName": "runner",
+    }
     unknown = SimpleNamespace(session=SimpleNamespace(server_info=None))
     _run(client.elicitation_callback(), unknown)
     assert sent[1]["params"]["_meta"]["elicit-tray/requester"] == {}
@@ -92,11 +97,15 @@ def test_a_socket_directory_open_to_others_is_refused_before_connecting(short_di
     try:
         answer = _run(client.elicitation_callback(socket_path=shared / "socket"), None)
         me = os.getuid()
-        assert answer == types.ErrorData(code=-32603, message=(
-            f"refusing to use the elicit-tray socket {shared / 'socket'}: its directory {shared} (owned by uid {me}) "
-            f"has mode 0755, open to other users; it must be 0700; nothing was sent. Other users may have put a "
-            f"socket there. If you trust its contents, run: chmod 700 {shared}; otherwise remove "
-            f"{shared / 'socket'}. Then start elicit-tray again."))
+        assert answer == types.ErrorData(
+            code=-32603,
+            message=(
+                f"refusing to use the elicit-tray socket {shared / 'socket'}: its directory {shared} (owned by uid {me}) "
+                f"has mode 0755, open to other users; it must be 0700; nothing was sent. Other users may have put a "
+                f"socket there. If you trust its contents, run: chmod 700 {shared}; otherwise remove "
+                f"{shared / 'socket'}. Then start elicit-tray again."
+            ),
+        )
         with pytest.raises(BlockingIOError):
             listener.accept()  # never even connected
     finally:
@@ -113,7 +122,8 @@ def test_a_path_too_long_for_af_unix_is_refused_saying_what_to_do(short_dir: Pat
         f"cannot use the elicit-tray socket: the socket path {long} is {size} bytes long; Unix sockets take at most "
         "107. Set ELICIT_TRAY_SOCKET (or pass --socket) to a shorter path in a directory only you can use "
         "(mode 0700), for the tray app and its clients alike, or set XDG_RUNTIME_DIR to a short private directory; "
-        "nothing was sent")
+        "nothing was sent"
+    )
 
 
 class FakeTray:
@@ -133,8 +143,9 @@ class FakeTray:
             self.lines[index].append(message)
             if "id" in message:
                 action = "decline" if message["params"].get("url", "").endswith("/no") else "accept"
-                writer.write(json.dumps({"jsonrpc": "2.0", "id": message["id"],
-                                         "result": {"action": action}}).encode() + b"\n")
+                writer.write(
+                    json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": {"action": action}}).encode() + b"\n"
+                )
             self.changed.set()
         self.closed.append(index)
         self.changed.set()
@@ -170,12 +181,14 @@ def test_the_completion_goes_on_the_connection_that_made_the_elicitation_then_it
 
         forward = client.completion_forwarder(completions=registry, then=then)
         async with server:
-            assert await client.request("elicitation/create", URL_PARAMS, socket_path=sock, autostart=False,
-                                        completions=registry) == {"action": "accept"}
+            assert await client.request(
+                "elicitation/create", URL_PARAMS, socket_path=sock, autostart=False, completions=registry
+            ) == {"action": "accept"}
             assert registry.waiting() == ["e-1"]  # connection 0 stays open for the notice
             declined = dict(URL_PARAMS, url="https://auth.example.com/no", elicitationId="e-2")
-            assert await client.request("elicitation/create", declined, socket_path=sock, autostart=False,
-                                        completions=registry) == {"action": "decline"}
+            assert await client.request(
+                "elicitation/create", declined, socket_path=sock, autostart=False, completions=registry
+            ) == {"action": "decline"}
             await tray.until(lambda: 1 in tray.closed)  # a declined one is not kept
             assert registry.waiting() == ["e-1"]
 
@@ -183,9 +196,14 @@ def test_the_completion_goes_on_the_connection_that_made_the_elicitation_then_it
             await forward(_complete("e-1"))
             await tray.until(lambda: 0 in tray.closed)
             assert [[m.get("method") for m in lines] for lines in tray.lines] == [
-                ["elicitation/create", "notifications/elicitation/complete"], ["elicitation/create"]]
-            assert tray.lines[0][1] == {"jsonrpc": "2.0", "method": "notifications/elicitation/complete",
-                                        "params": {"elicitationId": "e-1"}}
+                ["elicitation/create", "notifications/elicitation/complete"],
+                ["elicitation/create"],
+            ]
+            assert tray.lines[0][1] == {
+                "jsonrpc": "2.0",
+                "method": "notifications/elicitation/complete",
+                "params": {"elicitationId": "e-1"},
+            }
             assert registry.waiting() == []
             assert await registry.complete("e-1") is False  # once only
             assert [m.params.elicitation_id for m in seen] == ["e-9", "e-1"]
@@ -201,16 +219,19 @@ def test_a_held_connection_the_tray_closes_is_forgotten(short_dir: Path) -> None
     async def scenario() -> None:
         async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             line = await reader.readline()
-            writer.write(json.dumps({"jsonrpc": "2.0", "id": json.loads(line)["id"],
-                                     "result": {"action": "accept"}}).encode() + b"\n")
+            writer.write(
+                json.dumps({"jsonrpc": "2.0", "id": json.loads(line)["id"], "result": {"action": "accept"}}).encode()
+                + b"\n"
+            )
             await writer.drain()
             writer.close()  # the tray goes away
 
         server = await asyncio.start_unix_server(serve, path=str(sock))
         registry = client.Completions()
         async with server:
-            await client.request("elicitation/create", URL_PARAMS, socket_path=sock, autostart=False,
-                                 completions=registry)
+            await client.request(
+                "elicitation/create", URL_PARAMS, socket_path=sock, autostart=False, completions=registry
+            )
             (entry,) = registry._held["e-1"]
             await asyncio.wait_for(entry.watcher, 10)  # it saw the end of the stream
             assert registry.waiting() == []

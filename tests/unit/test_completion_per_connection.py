@@ -29,13 +29,31 @@ class Channel:
 
 
 def url_request(request_id: int, eid: str) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "elicitation/create", "params": {
-        "mode": "url", "message": "Sign in", "url": "https://auth.example.com/x", "elicitationId": eid}}).encode() + b"\n"
+    return (
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": request_id,
+                "method": "elicitation/create",
+                "params": {
+                    "mode": "url",
+                    "message": "Sign in",
+                    "url": "https://auth.example.com/x",
+                    "elicitationId": eid,
+                },
+            }
+        ).encode()
+        + b"\n"
+    )
 
 
 def complete(eid: Any) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", "method": "notifications/elicitation/complete",
-                       "params": {"elicitationId": eid}}).encode() + b"\n"
+    return (
+        json.dumps(
+            {"jsonrpc": "2.0", "method": "notifications/elicitation/complete", "params": {"elicitationId": eid}}
+        ).encode()
+        + b"\n"
+    )
 
 
 class Rig:
@@ -65,8 +83,11 @@ class Rig:
             if channel.sent:
                 break
             await asyncio.sleep(0)
-        assert channel.sent.pop() == {"jsonrpc": "2.0", "id": request_id,
-                                      "result": {"action": "decline" if url.endswith("/no") else "accept"}}
+        assert channel.sent.pop() == {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "result": {"action": "decline" if url.endswith("/no") else "accept"},
+        }
 
     async def notice(self, channel: Channel, eid: Any) -> None:
         self.dispatcher.data_received(channel, complete(eid))

@@ -4,8 +4,8 @@ copies under ``packaging/`` staying identical to what the code renders. No Qt, t
 
 from __future__ import annotations
 
-import os
 import importlib.metadata
+import os
 import plistlib
 import re
 import sys
@@ -24,8 +24,12 @@ NAMES = [desktop.DESKTOP_ID, desktop.AUTOSTART_ID, desktop.SOCKET_UNIT, desktop.
 @pytest.fixture
 def home(tmp_path: Path) -> dict[str, str]:
     """An environment whose XDG directories are all inside ``tmp_path``."""
-    return {"HOME": str(tmp_path / "home"), "XDG_DATA_HOME": str(tmp_path / "data"),
-            "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CONFIG_DIRS": str(tmp_path / "etc-xdg")}
+    return {
+        "HOME": str(tmp_path / "home"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_CONFIG_DIRS": str(tmp_path / "etc-xdg"),
+    }
 
 
 def files_under(root: Path) -> set[Path]:
@@ -44,8 +48,12 @@ def test_the_hicolor_icon_is_the_package_icon():
 
 def test_the_socket_unit_owns_a_private_socket_at_the_default_path_and_the_service_serves():
     socket_unit = desktop.render(desktop.SOCKET_UNIT)
-    for line in ("ListenStream=%t/elicit-tray/socket", "SocketMode=0600", "DirectoryMode=0700",
-                 "WantedBy=sockets.target"):
+    for line in (
+        "ListenStream=%t/elicit-tray/socket",
+        "SocketMode=0600",
+        "DirectoryMode=0700",
+        "WantedBy=sockets.target",
+    ):
         assert line in socket_unit.splitlines()
     service = desktop.render(desktop.SERVICE_UNIT, ["/opt/et/bin/elicit-tray"]).splitlines()
     assert "ExecStart=/opt/et/bin/elicit-tray serve" in service
@@ -70,7 +78,9 @@ def test_install_writes_the_plan_with_this_installations_command_and_uninstall_r
     }
     assert files_under(tmp_path) == set(written) | {foreign}
     assert "Exec=/opt/et/bin/elicit-tray serve" in (data / "applications" / "elicit-tray.desktop").read_text()
-    assert "ExecStart=/opt/et/bin/elicit-tray serve" in (config / "systemd" / "user" / "elicit-tray.service").read_text()
+    assert (
+        "ExecStart=/opt/et/bin/elicit-tray serve" in (config / "systemd" / "user" / "elicit-tray.service").read_text()
+    )
     assert all(os.stat(p).st_mode & 0o777 == 0o644 for p in written)
     assert desktop.install(home, argv) == written  # again: replaces, adds nothing
     assert files_under(tmp_path) == set(written) | {foreign}
@@ -113,7 +123,7 @@ def test_exec_lines_quote_paths_with_spaces_percent_and_dollar():
     line = next(ln for ln in desktop.render(desktop.DESKTOP_ID, argv).splitlines() if ln.startswith("Exec="))
     assert line == 'Exec="/home/a b/100%%/\\\\$x/elicit-tray" serve'
     # Read back as the specification says: unescape the string, expand %%, then split the quoting.
-    value = line[len("Exec="):].replace("\\\\", "\\").replace("%%", "%")
+    value = line[len("Exec=") :].replace("\\\\", "\\").replace("%%", "%")
     assert exec_args(value) == [*argv, "serve"]
     unit = desktop.render(desktop.SERVICE_UNIT, argv).splitlines()
     assert 'ExecStart="/home/a b/100%%/$$x/elicit-tray" serve' in unit
@@ -155,6 +165,7 @@ def test_the_command_is_the_console_script_of_this_installation():
 
 
 # Versioning from one place: elicit_tray.__version__, which pyproject.toml reads.
+
 
 def pyproject_version() -> str:
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))

@@ -63,8 +63,17 @@ class Handler:
 
 
 def create(request_id: Any, message: str = "Proceed?") -> bytes:
-    return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "elicitation/create",
-                       "params": dict(CONFIRM, message=message)}).encode() + b"\n"
+    return (
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": request_id,
+                "method": "elicitation/create",
+                "params": dict(CONFIRM, message=message),
+            }
+        ).encode()
+        + b"\n"
+    )
 
 
 def ping(request_id: Any) -> bytes:
@@ -108,7 +117,7 @@ def test_a_process_that_keeps_abandoning_is_refused_with_scope_abandoning_until_
         handler = Handler()
         d = Dispatcher(UiFunctions(handler), clock=clock)
         # connect, send 16, disconnect: twice is 32 abandoned requests from pid 4242
-        for cycle in range(MAX_ABANDONED_PER_PEER // 16):
+        for _cycle in range(MAX_ABANDONED_PER_PEER // 16):
             ch = Channel()
             d.connection_made(ch)
             d.data_received(ch, b"".join(create(i) for i in range(16)))
@@ -121,10 +130,17 @@ def test_a_process_that_keeps_abandoning_is_refused_with_scope_abandoning_until_
         d.connection_made(ch)
         d.data_received(ch, create("next") + ping("p"))
         assert ch.sent == [
-            {"jsonrpc": "2.0", "id": "next", "error": {
-                "code": -32000, "message": "Server busy: too many abandoned requests (32 in 60 s from this process)",
-                "data": {"limit": MAX_ABANDONED_PER_PEER, "scope": "abandoning"}}},
-            {"jsonrpc": "2.0", "id": "p", "result": {}}]
+            {
+                "jsonrpc": "2.0",
+                "id": "next",
+                "error": {
+                    "code": -32000,
+                    "message": "Server busy: too many abandoned requests (32 in 60 s from this process)",
+                    "data": {"limit": MAX_ABANDONED_PER_PEER, "scope": "abandoning"},
+                },
+            },
+            {"jsonrpc": "2.0", "id": "p", "result": {}},
+        ]
         # another process of the same user is not affected
         fine = Channel(pid=5151)
         d.connection_made(fine)
@@ -132,8 +148,11 @@ def test_a_process_that_keeps_abandoning_is_refused_with_scope_abandoning_until_
         await turn()
         assert fine.sent == [] and len(handler.asked) == shown_so_far + 1
         # requests cancelled with notifications/cancelled are not abandoned
-        d.data_received(fine, json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                                          "params": {"requestId": "ok"}}).encode() + b"\n")
+        d.data_received(
+            fine,
+            json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "ok"}}).encode()
+            + b"\n",
+        )
         await turn()
         d.connection_lost(fine)
         assert not d.abandoning(("process", 1000, 5151))
@@ -186,16 +205,24 @@ def test_unfinished_input_over_the_total_drops_the_largest_line_with_a_parse_err
             d.connection_made(ch)
         sizes = [1_000_000] * 15 + [1_040_000, 900_000]  # 16,940,000 bytes in all
         prefix = b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"'
-        for ch, size in zip(channels[:16], sizes):
+        for ch, size in zip(channels[:16], sizes, strict=True):
             d.data_received(ch, prefix + b"x" * (size - len(prefix)))
         assert d.unfinished_bytes() == sum(sizes[:16]) == 16_040_000 <= MAX_UNFINISHED_BYTES_TOTAL
         assert all(ch.sent == [] and not ch.closed for ch in channels)
         d.data_received(channels[16], b"y" * sizes[16])  # now 16,940,000 > 16,777,216
         largest = channels[15]
-        assert largest.sent == [{"jsonrpc": "2.0", "id": None, "error": {
-            "code": -32700, "message": "Parse error: unfinished input over the limit of 16777216 bytes for all "
-                                       "connections; connection closed",
-            "data": {"limit": MAX_UNFINISHED_BYTES_TOTAL, "scope": "unfinished-input"}}}]
+        assert largest.sent == [
+            {
+                "jsonrpc": "2.0",
+                "id": None,
+                "error": {
+                    "code": -32700,
+                    "message": "Parse error: unfinished input over the limit of 16777216 bytes for all "
+                    "connections; connection closed",
+                    "data": {"limit": MAX_UNFINISHED_BYTES_TOTAL, "scope": "unfinished-input"},
+                },
+            }
+        ]
         assert largest.closed
         assert d.unfinished_bytes() == 16_940_000 - 1_040_000
         assert [ch for ch in channels if ch.closed or ch.sent] == [largest]

@@ -40,7 +40,11 @@ def test_invisible_characters_of_a_value_are_listed_once_in_order_and_named():
     assert invisible_chars("a\u200bb\u202e\u200b\n\u3164") == ["\u200b", "\u202e", "\n", "\u3164"]
     assert invisible_chars("می\u200cخواهم 👩\u200d💻 Bücher") == []
     assert [describe_char(c) for c in "\u200f\n\x07\u3164"] == [
-        "U+200F RIGHT-TO-LEFT MARK", "U+000A LINE FEED", "U+0007", "U+3164 HANGUL FILLER"]
+        "U+200F RIGHT-TO-LEFT MARK",
+        "U+000A LINE FEED",
+        "U+0007",
+        "U+3164 HANGUL FILLER",
+    ]
     assert display_line("\u3164\u3164") == "\\u3164\\u3164"  # a name of fillers does not look blank
 
 
@@ -49,8 +53,9 @@ def test_long_runs_get_a_break_opportunity_every_ten_characters_and_short_text_i
 
     assert breakable("a" * 20) == "a" * 20
     assert breakable("a" * 25) == "a" * 10 + "\u200b" + "a" * 10 + "\u200b" + "aaaaa"
-    assert breakable("short words " + "b" * 21 + " end") == "short words " + "b" * 10 + "\u200b" + "b" * 10 + \
-        "\u200bb end"
+    assert (
+        breakable("short words " + "b" * 21 + " end") == "short words " + "b" * 10 + "\u200b" + "b" * 10 + "\u200bb end"
+    )
     assert breakable("x" * 9 + "\\u202e" + "y" * 10) == "x" * 9 + "\\u202e\u200b" + "y" * 10  # not inside \\u202e
     assert breakable("e\u0301" * 12) == "e\u0301" * 5 + "\u200b" + "e\u0301" * 5 + "\u200b" + "e\u0301" * 2
     assert breakable("&" * 22) == "&" * 22  # never between a mnemonic & and its letter

@@ -51,13 +51,15 @@ def paths(params: dict[str, Any]) -> list[str]:
 
 # -- modes ------------------------------------------------------------------------------------------
 
+
 def test_a_request_without_mode_is_a_form_request() -> None:
     request = parse_elicit_params(form_params())
     assert request.mode == "form"
     assert request.message == "Who are you?"
     assert request.form is not None
     assert [(f.name, f.kind, f.title, f.required) for f in request.form.fields] == [
-        ("name", FieldKind.TEXT, "Name", True)]
+        ("name", FieldKind.TEXT, "Name", True)
+    ]
     assert request.form.schema is SCHEMA
     assert isinstance(request, FormRequest)  # a form request has no URL fields at all
     assert not any(hasattr(request, name) for name in ("url", "url_analysis", "elicitation_id"))
@@ -72,7 +74,11 @@ def test_an_explicit_form_mode_is_a_form_request() -> None:
 def test_a_url_request_carries_its_url_analysis_and_elicitation_id() -> None:
     request = parse_elicit_params(url_params())
     assert (request.mode, request.message, request.url, request.elicitation_id) == (
-        "url", "Sign in", "https://example.com/login", "e-1")
+        "url",
+        "Sign in",
+        "https://example.com/login",
+        "e-1",
+    )
     assert isinstance(request, UrlRequest) and not hasattr(request, "form")
     assert request.url_analysis.verdict == "ok"
     assert request.url_analysis.display_host == "example.com"
@@ -135,18 +141,37 @@ def test_declared_modes_apply_to_a_request_without_mode() -> None:
 
 # -- requester identity -----------------------------------------------------------------------------
 
+
 def test_the_requester_fields_are_parsed() -> None:
-    params = with_requester(form_params(), serverName="weather", serverTitle="Weather", serverVersion="1.2",
-                            clientName="agent", declaredModes=["form"])
+    params = with_requester(
+        form_params(),
+        serverName="weather",
+        serverTitle="Weather",
+        serverVersion="1.2",
+        clientName="agent",
+        declaredModes=["form"],
+    )
     request = parse_elicit_params(params, Peer(pid=42, uid=1000, process_name="python3"))
-    assert request.requester == Requester(server_name="weather", server_title="Weather", server_version="1.2",
-                                          client_name="agent", declared_modes=("form",))
+    assert request.requester == Requester(
+        server_name="weather",
+        server_title="Weather",
+        server_version="1.2",
+        client_name="agent",
+        declared_modes=("form",),
+    )
     assert request.requester.label == "Weather (weather) 1.2"
     assert request.peer == Peer(pid=42, uid=1000, process_name="python3")
     assert request.peer.label == "python3 (pid 42), as the process names itself; its executable is unknown"
-    assert Peer(pid=42, uid=1000, process_name="python3", executable="/usr/bin/python3.11",
-                argv=("python3", "/home/u/my agent.py", "--x")).label == \
-        "/usr/bin/python3.11 '/home/u/my agent.py' --x (pid 42)"
+    assert (
+        Peer(
+            pid=42,
+            uid=1000,
+            process_name="python3",
+            executable="/usr/bin/python3.11",
+            argv=("python3", "/home/u/my agent.py", "--x"),
+        ).label
+        == "/usr/bin/python3.11 '/home/u/my agent.py' --x (pid 42)"
+    )
     assert Peer(uid=1000).label is None
 
 
@@ -169,27 +194,35 @@ def test_a_requester_that_is_not_an_object_is_a_violation() -> None:
 
 def test_every_bad_requester_field_is_a_violation() -> None:
     params = with_requester(form_params(), serverName=5, clientName=["x"], declaredModes="form")
-    assert paths(params) == [f"{REQUESTER_PATH}/serverName", f"{REQUESTER_PATH}/clientName",
-                             f"{REQUESTER_PATH}/declaredModes"]
+    assert paths(params) == [
+        f"{REQUESTER_PATH}/serverName",
+        f"{REQUESTER_PATH}/clientName",
+        f"{REQUESTER_PATH}/declaredModes",
+    ]
 
 
 # -- form params ------------------------------------------------------------------------------------
 
+
 def test_schema_violations_are_reported_under_requested_schema() -> None:
-    schema = {"type": "object", "properties": {"address": {"type": "object"},
-                                               "size": {"type": "string", "enum": ["s", 1]}}}
+    schema = {
+        "type": "object",
+        "properties": {"address": {"type": "object"}, "size": {"type": "string", "enum": ["s", 1]}},
+    }
     assert paths(form_params(requestedSchema=schema)) == [
-        "/requestedSchema/properties/address", "/requestedSchema/properties/size/enum/1"]
+        "/requestedSchema/properties/address",
+        "/requestedSchema/properties/size/enum/1",
+    ]
 
 
 def test_a_requested_schema_that_is_not_an_object_is_a_violation_at_its_path() -> None:
     assert violations(form_params(requestedSchema="text")) == [
-        Violation("/requestedSchema", "requestedSchema must be a JSON object")]
+        Violation("/requestedSchema", "requestedSchema must be a JSON object")
+    ]
 
 
 def test_form_mode_requires_a_requested_schema() -> None:
-    assert violations({"message": "m"}) == [
-        Violation("/requestedSchema", '"requestedSchema" is required in form mode')]
+    assert violations({"message": "m"}) == [Violation("/requestedSchema", '"requestedSchema" is required in form mode')]
 
 
 def test_every_problem_of_the_params_is_listed_together() -> None:
@@ -200,8 +233,9 @@ def test_every_problem_of_the_params_is_listed_together() -> None:
 def test_the_params_error_message_names_each_path() -> None:
     with pytest.raises(ParamsError) as info:
         parse_elicit_params({"message": None})
-    assert str(info.value) == ('/message: "message" must be a string; '
-                               '/requestedSchema: "requestedSchema" is required in form mode')
+    assert str(info.value) == (
+        '/message: "message" must be a string; /requestedSchema: "requestedSchema" is required in form mode'
+    )
     assert isinstance(info.value, ValueError)
 
 
@@ -214,17 +248,21 @@ def test_each_request_gets_its_own_key() -> None:
 
 # -- outcome_to_result --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("outcome", "expected"), [
-    (Accepted({"name": "Ada", "age": 36}), {"action": "accept", "content": {"name": "Ada", "age": 36}}),
-    (Accepted({}), {"action": "accept", "content": {}}),
-    (Accepted(None), {"action": "accept"}),
-    (Accepted(), {"action": "accept"}),
-    (Declined(), {"action": "decline"}),
-    (Cancelled(), {"action": "cancel"}),
-    (Cancelled("escape"), {"action": "cancel"}),
-    (Cancelled("timeout"), {"action": "cancel"}),
-    (Cancelled("tray"), {"action": "cancel"}),
-])
+
+@pytest.mark.parametrize(
+    ("outcome", "expected"),
+    [
+        (Accepted({"name": "Ada", "age": 36}), {"action": "accept", "content": {"name": "Ada", "age": 36}}),
+        (Accepted({}), {"action": "accept", "content": {}}),
+        (Accepted(None), {"action": "accept"}),
+        (Accepted(), {"action": "accept"}),
+        (Declined(), {"action": "decline"}),
+        (Cancelled(), {"action": "cancel"}),
+        (Cancelled("escape"), {"action": "cancel"}),
+        (Cancelled("timeout"), {"action": "cancel"}),
+        (Cancelled("tray"), {"action": "cancel"}),
+    ],
+)
 def test_each_outcome_becomes_exactly_this_elicit_result(outcome: Any, expected: dict[str, Any]) -> None:
     assert outcome_to_result(outcome) == expected
 

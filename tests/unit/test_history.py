@@ -18,8 +18,20 @@ from typing import Any
 import pytest
 
 from elicit_tray.elicitation import Accepted, Cancelled, Declined, ElicitationRequest, Peer, parse_elicit_params
-from elicit_tray.history import (COLUMNS, MIGRATIONS, SCHEMA_VERSION, History, HistoryError, Privacy, Recorder,
-                                 default_history_path, export_csv, export_json, history_url, parse_since)
+from elicit_tray.history import (
+    COLUMNS,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    History,
+    HistoryError,
+    Privacy,
+    Recorder,
+    default_history_path,
+    export_csv,
+    export_json,
+    history_url,
+    parse_since,
+)
 from elicit_tray.ipc.protocol import Dispatcher
 from elicit_tray.logs import Journal
 
@@ -27,15 +39,32 @@ from .test_limits import Channel, line
 
 T0 = 1_790_000_000.0  # 2026-09-21T14:13:20Z
 PEER = Peer(pid=4242, uid=1000, process_name="requester", executable="/usr/bin/requester")
-FORM = {"message": "Deploy web?", "requestedSchema": {"type": "object", "properties": {
-    "env": {"type": "string", "title": "Environment", "enum": ["stg", "prd"]},
-    "api_token": {"type": "string", "title": "API token"},
-    "note": {"type": "string", "title": "Note"}}},
-    "_meta": {"elicit-tray/requester": {"serverName": "deployer", "serverTitle": "Deployer", "serverVersion": "1.2",
-                                        "clientName": "agent"}}}
-URL = {"mode": "url", "message": "Connect your account", "elicitationId": "e1",
-       "url": "https://user:pw@accounts.example.com:8443/connect/start?token=s3cr3t#frag",
-       "_meta": {"elicit-tray/requester": {"serverName": "github"}}}
+FORM = {
+    "message": "Deploy web?",
+    "requestedSchema": {
+        "type": "object",
+        "properties": {
+            "env": {"type": "string", "title": "Environment", "enum": ["stg", "prd"]},
+            "api_token": {"type": "string", "title": "API token"},
+            "note": {"type": "string", "title": "Note"},
+        },
+    },
+    "_meta": {
+        "elicit-tray/requester": {
+            "serverName": "deployer",
+            "serverTitle": "Deployer",
+            "serverVersion": "1.2",
+            "clientName": "agent",
+        }
+    },
+}
+URL = {
+    "mode": "url",
+    "message": "Connect your account",
+    "elicitationId": "e1",
+    "url": "https://user:pw@accounts.example.com:8443/connect/start?token=s3cr3t#frag",
+    "_meta": {"elicit-tray/requester": {"serverName": "github"}},
+}
 
 
 class Clock:
@@ -64,6 +93,7 @@ def run(recorder: Recorder, answers: list[Any], lines: list[bytes]) -> list[dict
     async def main() -> None:
         try:  # the dispatcher takes a UI object (ask, complete)
             from elicit_tray.ipc.protocol import UiFunctions
+
             ui: Any = recorder.watch(UiFunctions(handler))
         except ImportError:  # or the handler itself
             ui = recorder.wrap(handler)
@@ -93,7 +123,14 @@ def ts(offset: float) -> str:
     return format_time(T0 + offset)  # type: ignore[return-value]
 
 
-def recorder_at(tmp_path: Path, privacy: Privacy = Privacy(), journal: Journal | None = None) -> tuple[Recorder, History]:
+DEFAULT_PRIVACY = Privacy()
+
+
+def recorder_at(
+    tmp_path: Path,
+    privacy: Privacy = DEFAULT_PRIVACY,
+    journal: Journal | None = None,
+) -> tuple[Recorder, History]:
     clock = Clock()
     history = History(tmp_path / "h.sqlite3", clock=clock)
     return Recorder(journal, history, privacy=privacy, clock=clock), history
@@ -101,25 +138,48 @@ def recorder_at(tmp_path: Path, privacy: Privacy = Privacy(), journal: Journal |
 
 def test_a_form_accepted_with_values_and_a_secret_field_whose_value_is_never_stored(tmp_path):
     recorder, history = recorder_at(tmp_path)
-    run(recorder, [Accepted({"env": "prd", "api_token": "tok-123", "note": "a, \"b\"\nc"})],
-        [line(7, "elicitation/create", FORM)])
+    run(
+        recorder,
+        [Accepted({"env": "prd", "api_token": "tok-123", "note": 'a, "b"\nc'})],
+        [line(7, "elicitation/create", FORM)],
+    )
     (got,) = history.rows()
     assert got["key"].startswith("r")
-    assert got == row(id=1, received=ts(1), shown=ts(2), answered=ts(3), duration_ms=2000.0, server="deployer",
-                      server_title="Deployer", server_version="1.2", client="agent", process="requester", pid=4242,
-                      executable="/usr/bin/requester", uid=1000, mode="form", message="Deploy web?",
-                      fields=[{"name": "env", "title": "Environment", "secret": False, "value": "prd"},
-                              {"name": "api_token", "title": "API token", "secret": True},
-                              {"name": "note", "title": "Note", "secret": False, "value": "a, \"b\"\nc"}],
-                      outcome="accept", request_id=7, key=got["key"])
+    assert got == row(
+        id=1,
+        received=ts(1),
+        shown=ts(2),
+        answered=ts(3),
+        duration_ms=2000.0,
+        server="deployer",
+        server_title="Deployer",
+        server_version="1.2",
+        client="agent",
+        process="requester",
+        pid=4242,
+        executable="/usr/bin/requester",
+        uid=1000,
+        mode="form",
+        message="Deploy web?",
+        fields=[
+            {"name": "env", "title": "Environment", "secret": False, "value": "prd"},
+            {"name": "api_token", "title": "API token", "secret": True},
+            {"name": "note", "title": "Note", "secret": False, "value": 'a, "b"\nc'},
+        ],
+        outcome="accept",
+        request_id=7,
+        key=got["key"],
+    )
 
 
 def test_values_off_keeps_titles_but_no_value(tmp_path):
     recorder, history = recorder_at(tmp_path, Privacy(values=False))
     run(recorder, [Accepted({"env": "stg", "note": "x"})], [line(1, "elicitation/create", FORM)])
-    assert history.rows()[0]["fields"] == [{"name": "env", "title": "Environment", "secret": False},
-                                           {"name": "api_token", "title": "API token", "secret": True},
-                                           {"name": "note", "title": "Note", "secret": False}]
+    assert history.rows()[0]["fields"] == [
+        {"name": "env", "title": "Environment", "secret": False},
+        {"name": "api_token", "title": "API token", "secret": True},
+        {"name": "note", "title": "Note", "secret": False},
+    ]
 
 
 def test_a_url_keeps_scheme_host_and_path_and_the_query_only_when_switched_on(tmp_path):
@@ -127,12 +187,19 @@ def test_a_url_keeps_scheme_host_and_path_and_the_query_only_when_switched_on(tm
     run(recorder, [Accepted(None)], [line(1, "elicitation/create", URL)])
     got = history.rows()[0]
     assert (got["url"], got["url_verdict"], got["url_reasons"], got["outcome"], got["fields"]) == (
-        "https://accounts.example.com:8443/connect/start", "warn", ["userinfo"], "accept", None)
+        "https://accounts.example.com:8443/connect/start",
+        "warn",
+        ["userinfo"],
+        "accept",
+        None,
+    )
     recorder.set_privacy(Privacy(query=True))
     run(recorder, [Declined()], [line(2, "elicitation/create", URL)])
     got = history.rows()[0]
-    assert (got["url"], got["outcome"]) == ("https://accounts.example.com:8443/connect/start?token=s3cr3t#frag",
-                                            "decline")
+    assert (got["url"], got["outcome"]) == (
+        "https://accounts.example.com:8443/connect/start?token=s3cr3t#frag",
+        "decline",
+    )
 
 
 def test_history_off_writes_no_row_and_the_journal_still_gets_its_line(tmp_path):
@@ -148,18 +215,41 @@ def test_history_off_writes_no_row_and_the_journal_still_gets_its_line(tmp_path)
 def test_the_journal_line_is_unchanged_by_the_recorder_no_values_no_message_redacted_url(tmp_path):
     journal = Journal(tmp_path / "log.jsonl")
     recorder, history = recorder_at(tmp_path, journal=journal)
-    run(recorder, [Accepted({"env": "prd", "api_token": "t"}), Accepted(None)],
-        [line(1, "elicitation/create", FORM), line(2, "elicitation/create", URL)])
+    run(
+        recorder,
+        [Accepted({"env": "prd", "api_token": "t"}), Accepted(None)],
+        [line(1, "elicitation/create", FORM), line(2, "elicitation/create", URL)],
+    )
     journal.close()
     entries = [json.loads(x) for x in (tmp_path / "log.jsonl").read_text().splitlines()]
     for entry in entries:
         for key in ("ts", "ms", "parse_ms", "key"):
             entry.pop(key)
     assert entries == [
-        {"event": "elicitation", "id": 1, "pid": 4242, "process": "requester", "uid": 1000, "server": "deployer",
-         "client": "agent", "mode": "form", "outcome": "accept", "fields": ["api_token", "env"]},
-        {"event": "elicitation", "id": 2, "pid": 4242, "process": "requester", "uid": 1000, "server": "github",
-         "mode": "url", "outcome": "accept", "url": "https://accounts.example.com:8443/connect/start?…#…"}]
+        {
+            "event": "elicitation",
+            "id": 1,
+            "pid": 4242,
+            "process": "requester",
+            "uid": 1000,
+            "server": "deployer",
+            "client": "agent",
+            "mode": "form",
+            "outcome": "accept",
+            "fields": ["api_token", "env"],
+        },
+        {
+            "event": "elicitation",
+            "id": 2,
+            "pid": 4242,
+            "process": "requester",
+            "uid": 1000,
+            "server": "github",
+            "mode": "url",
+            "outcome": "accept",
+            "url": "https://accounts.example.com:8443/connect/start?…#…",
+        },
+    ]
     assert [r["outcome"] for r in history.rows()] == ["accept", "accept"]
 
 
@@ -169,7 +259,9 @@ def test_refused_requests_get_one_finished_row_and_an_expired_one_its_reason(tmp
     run(recorder, [None], [line(1, "elicitation/create", bad), line(2, "elicitation/create", FORM)])
     rows = history.rows()
     assert [(r["request_id"], r["outcome"], r["detail"], r["mode"]) for r in rows] == [
-        (2, "expired", "disconnected", "form"), (1, "invalid", "invalid: /requestedSchema/properties/a", "form")]
+        (2, "expired", "disconnected", "form"),
+        (1, "invalid", "invalid: /requestedSchema/properties/a", "form"),
+    ]
 
 
 def test_a_pending_row_reads_interrupted_at_the_next_open(tmp_path):
@@ -209,7 +301,8 @@ def test_kill_9_in_the_middle_of_writes_leaves_a_database_that_opens_with_every_
     count = len(rows)
     assert count >= 50
     assert [(r["id"], r["outcome"], r["message"]) for r in rows] == [
-        (n, "interrupted", "m" * 5000 + str(n)) for n in range(count, 0, -1)]
+        (n, "interrupted", "m" * 5000 + str(n)) for n in range(count, 0, -1)
+    ]
     assert history.interrupted == count
 
 
@@ -217,9 +310,11 @@ def test_a_database_of_the_first_schema_version_is_migrated_and_its_rows_kept(tm
     path = tmp_path / "h.sqlite3"
     db = sqlite3.connect(path)
     db.executescript(MIGRATIONS[0] + "PRAGMA user_version = 1;")
-    db.execute("INSERT INTO decisions (received, answered, duration_ms, pid, process, uid, server, client, mode, "
-               "message, outcome, detail) VALUES (?, ?, 1500, 9, 'p', 1000, 's', 'c', 'form', 'old', 'decline', NULL)",
-               (T0, T0 + 1.5))
+    db.execute(
+        "INSERT INTO decisions (received, answered, duration_ms, pid, process, uid, server, client, mode, "
+        "message, outcome, detail) VALUES (?, ?, 1500, 9, 'p', 1000, 's', 'c', 'form', 'old', 'decline', NULL)",
+        (T0, T0 + 1.5),
+    )
     db.execute("INSERT INTO decisions (received, outcome, mode) VALUES (?, 'pending', 'url')", (T0 + 10,))
     db.commit()
     db.close()
@@ -230,8 +325,21 @@ def test_a_database_of_the_first_schema_version_is_migrated_and_its_rows_kept(tm
     assert (history.version, SCHEMA_VERSION) == (2, 2)
     assert history.rows() == [
         row(id=2, received=ts(10), mode="url", outcome="interrupted"),
-        row(id=1, received=ts(0), answered=ts(1.5), duration_ms=1500.0, pid=9, process="p", uid=1000, server="s",
-            client="c", mode="form", message="old", outcome="decline")]
+        row(
+            id=1,
+            received=ts(0),
+            answered=ts(1.5),
+            duration_ms=1500.0,
+            pid=9,
+            process="p",
+            uid=1000,
+            server="s",
+            client="c",
+            mode="form",
+            message="old",
+            outcome="decline",
+        ),
+    ]
     history.insert(received=T0 + 20, outcome="accept", executable="/bin/x", shown=T0 + 20.5)
     assert history.rows(limit=1)[0]["executable"] == "/bin/x"
 
@@ -254,8 +362,11 @@ def test_retention_prunes_finished_rows_older_than_the_days_and_keeps_pending_on
         history.insert(received=now - days * 86400, outcome=outcome, message=f"{days}")
     recorder = Recorder(None, None, privacy=Privacy(retention_days=90), clock=lambda: now)
     recorder.attach(history)  # pruned at start
-    assert [(r["message"], r["outcome"]) for r in history.rows()] == [("0.5", "expired"), ("89.99", "accept"),
-                                                                       ("95", "pending")]
+    assert [(r["message"], r["outcome"]) for r in history.rows()] == [
+        ("0.5", "expired"),
+        ("89.99", "accept"),
+        ("95", "pending"),
+    ]
     recorder.set_privacy(Privacy(retention_days=1))
     assert [r["message"] for r in history.rows()] == ["0.5", "95"]
     assert recorder.set_privacy(Privacy(retention_days=0)) is None and history.prune(0) == 0
@@ -263,33 +374,68 @@ def test_retention_prunes_finished_rows_older_than_the_days_and_keeps_pending_on
 
 def test_export_json_and_csv_keep_a_field_with_a_comma_a_quote_and_a_newline(tmp_path):
     history = History(tmp_path / "h.sqlite3")
-    history.insert(received=T0, answered=T0 + 2, duration_ms=2000, server="s,1", mode="form",
-                   message='say "hi",\nthen go', outcome="accept",
-                   fields=[{"name": "n", "title": "N", "secret": False, "value": 'a,"b"\nc'}], request_id="x")
+    history.insert(
+        received=T0,
+        answered=T0 + 2,
+        duration_ms=2000,
+        server="s,1",
+        mode="form",
+        message='say "hi",\nthen go',
+        outcome="accept",
+        fields=[{"name": "n", "title": "N", "secret": False, "value": 'a,"b"\nc'}],
+        request_id="x",
+    )
     rows = history.rows()
-    assert json.loads(export_json(rows)) == [{
-        "id": 1, "received": "2026-09-21T14:13:20.000Z", "shown": None, "answered": "2026-09-21T14:13:22.000Z",
-        "duration_ms": 2000.0, "server": "s,1", "server_title": None, "server_version": None, "client": None,
-        "process": None, "pid": None, "executable": None, "uid": None, "mode": "form",
-        "message": 'say "hi",\nthen go', "fields": [{"name": "n", "title": "N", "secret": False, "value": 'a,"b"\nc'}],
-        "url": None, "url_verdict": None, "url_reasons": None, "outcome": "accept", "detail": None,
-        "request_id": "x", "key": None}]
+    assert json.loads(export_json(rows)) == [
+        {
+            "id": 1,
+            "received": "2026-09-21T14:13:20.000Z",
+            "shown": None,
+            "answered": "2026-09-21T14:13:22.000Z",
+            "duration_ms": 2000.0,
+            "server": "s,1",
+            "server_title": None,
+            "server_version": None,
+            "client": None,
+            "process": None,
+            "pid": None,
+            "executable": None,
+            "uid": None,
+            "mode": "form",
+            "message": 'say "hi",\nthen go',
+            "fields": [{"name": "n", "title": "N", "secret": False, "value": 'a,"b"\nc'}],
+            "url": None,
+            "url_verdict": None,
+            "url_reasons": None,
+            "outcome": "accept",
+            "detail": None,
+            "request_id": "x",
+            "key": None,
+        }
+    ]
     assert export_csv(rows) == (
         "id,received,shown,answered,duration_ms,server,server_title,server_version,client,process,pid,executable,"
         "uid,mode,message,fields,url,url_verdict,url_reasons,outcome,detail,request_id,key\r\n"
         '1,2026-09-21T14:13:20.000Z,,2026-09-21T14:13:22.000Z,2000.0,"s,1",,,,,,,,form,"say ""hi"",\nthen go",'
-        '"[{""name"": ""n"", ""title"": ""N"", ""secret"": false, ""value"": ""a,\\""b\\""\\nc""}]",,,,accept,,x,\r\n')
+        '"[{""name"": ""n"", ""title"": ""N"", ""secret"": false, ""value"": ""a,\\""b\\""\\nc""}]",,,,accept,,x,\r\n'
+    )
     import csv
     import io
 
     (header, record) = list(csv.reader(io.StringIO(export_csv(rows), newline="")))
-    assert dict(zip(header, record))["message"] == 'say "hi",\nthen go'
+    assert dict(zip(header, record, strict=True))["message"] == 'say "hi",\nthen go'
 
 
 def test_filters_and_search(tmp_path):
     history = History(tmp_path / "h.sqlite3")
-    for i, (server, outcome, message) in enumerate([("a", "accept", "Deploy"), ("b", "cancel-escape", "Delete x"),
-                                                    ("a", "cancel-button", "Book"), (None, "busy", None)]):
+    for i, (server, outcome, message) in enumerate(
+        [
+            ("a", "accept", "Deploy"),
+            ("b", "cancel-escape", "Delete x"),
+            ("a", "cancel-button", "Book"),
+            (None, "busy", None),
+        ]
+    ):
         history.insert(received=T0 + i * 86400, server=server, outcome=outcome, message=message)
     names = lambda rows: [r["id"] for r in rows]  # noqa: E731
     assert names(history.rows(server="a")) == [3, 1]

@@ -56,15 +56,16 @@ class RecordingUi:
 
 
 def line(method: str, params: dict[str, Any] | None = None, request_id: int | None = None) -> bytes:
-    message = rpc.notification(method, params or {}) if request_id is None else rpc.request(request_id, method,
-                                                                                           params or {})
+    message = (
+        rpc.notification(method, params or {}) if request_id is None else rpc.request(request_id, method, params or {})
+    )
     return rpc.encode(message)
 
 
 def readme_methods() -> list[str]:
     """The methods of the README's "IPC contract" table (``| method | params | result |``)."""
     text = README.read_text(encoding="utf-8")
-    table = text[text.index("| method | params | result |"):].split("\n\n", 1)[0]
+    table = text[text.index("| method | params | result |") :].split("\n\n", 1)[0]
     return re.findall(r"^\| `([^`]+)` \|", table, re.MULTILINE)
 
 
@@ -96,8 +97,12 @@ class WithEcho(Dispatcher):
 
 
 def test_a_method_is_one_table_row_plus_its_handler() -> None:
-    channel = _run(WithEcho(RecordingUi(), "t"), line("x/echo", {"a": [1]}, 1), line("ping", request_id=2),
-                   line("x/nothing", request_id=3))
+    channel = _run(
+        WithEcho(RecordingUi(), "t"),
+        line("x/echo", {"a": [1]}, 1),
+        line("ping", request_id=2),
+        line("x/nothing", request_id=3),
+    )
     assert channel.sent == [
         {"jsonrpc": "2.0", "id": 1, "result": {"echo": {"a": [1]}}},
         {"jsonrpc": "2.0", "id": 2, "result": {}},
@@ -110,18 +115,32 @@ def test_a_method_is_one_table_row_plus_its_handler() -> None:
 
 def test_a_notification_sent_as_a_request_is_named_as_one() -> None:
     channel = _run(Dispatcher(RecordingUi(), "t"), line("notifications/cancelled", {"requestId": 1}, 7))
-    assert channel.sent == [{"jsonrpc": "2.0", "id": 7, "error": {
-        "code": -32601, "message": "Method not found: notifications/cancelled (a notification: send it without an id)"}}]
+    assert channel.sent == [
+        {
+            "jsonrpc": "2.0",
+            "id": 7,
+            "error": {
+                "code": -32601,
+                "message": "Method not found: notifications/cancelled (a notification: send it without an id)",
+            },
+        }
+    ]
 
 
 def test_the_dispatcher_uses_the_ui_through_ask_and_complete_only() -> None:
     ui = RecordingUi()
     url = {"mode": "url", "message": "Sign in", "url": "https://example.com/x", "elicitationId": "e-1"}
     form = {"message": "Proceed?", "requestedSchema": {"type": "object", "properties": {}}}
-    channel = _run(Dispatcher(ui, "t"), line("elicitation/create", form, 1), line("elicitation/create", url, 2),
-                   line("notifications/elicitation/complete", {"elicitationId": "e-1"}),
-                   line("notifications/elicitation/complete", {"elicitationId": "e-1"}))
-    assert channel.sent == [{"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}},
-                            {"jsonrpc": "2.0", "id": 2, "result": {"action": "accept"}}]
+    channel = _run(
+        Dispatcher(ui, "t"),
+        line("elicitation/create", form, 1),
+        line("elicitation/create", url, 2),
+        line("notifications/elicitation/complete", {"elicitationId": "e-1"}),
+        line("notifications/elicitation/complete", {"elicitationId": "e-1"}),
+    )
+    assert channel.sent == [
+        {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}},
+        {"jsonrpc": "2.0", "id": 2, "result": {"action": "accept"}},
+    ]
     assert [r.mode for r in ui.asked] == ["form", "url"]
     assert ui.completed == [ui.asked[1].key]  # once, with the URL request's key

@@ -30,7 +30,7 @@ from elicit_tray.ipc.jsonrpc import (
 def feed_bytewise(splitter: LineSplitter, data: bytes) -> list[Any]:
     out: list[Any] = []
     for i in range(len(data)):
-        out += splitter.feed(data[i:i + 1])
+        out += splitter.feed(data[i : i + 1])
     return out
 
 
@@ -103,6 +103,7 @@ def test_the_default_limit_is_one_mebibyte() -> None:
 
 # -- decode_line ------------------------------------------------------------------------------------
 
+
 def test_a_request_is_decoded_with_its_id_method_and_params() -> None:
     line = b'{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"hi"}}'
     assert decode_line(line) == Request(1, "elicitation/create", {"message": "hi"})
@@ -112,7 +113,7 @@ def test_a_string_id_is_kept_as_a_string() -> None:
     assert decode_line(b'{"jsonrpc":"2.0","id":"abc","method":"ping"}') == Request("abc", "ping", {})
 
 
-@pytest.mark.parametrize("params", ['', ',"params":null', ',"params":{}'])
+@pytest.mark.parametrize("params", ["", ',"params":null', ',"params":{}'])
 def test_absent_or_null_params_become_an_empty_object(params: str) -> None:
     assert decode_line(f'{{"jsonrpc":"2.0","id":2,"method":"ping"{params}}}'.encode()) == Request(2, "ping", {})
 
@@ -146,18 +147,21 @@ def test_invalid_utf8_without_an_id_is_a_parse_error_with_a_null_id() -> None:
     assert (reply.id, reply.code) == (None, PARSE_ERROR)
 
 
-@pytest.mark.parametrize(("line", "salvaged"), [
-    (b'{"jsonrpc": "2.0", "id": 5, "method": "ping"', 5),
-    (b'{"id": -12, oops}', -12),
-    (b'{"id" :  "req-9", "method": }', "req-9"),
-    (b'{"id": "a\\"b", trailing', 'a"b'),
-    (b'{"method": "ping", ]', None),
-    (b'{"id": 5.5, ]', None),  # not the 5 of 5.5
-    (b'{"id": 1234567890123456789, ]', 1234567890123456789),  # the whole number, as a valid line would be read
-    (b'{"id": 12', None),  # cut before its end: maybe not the whole number
-    (b'{"id": 5x}', None),  # not the 5 of 5x
-    (b'{"id": true, ]', None),
-])
+@pytest.mark.parametrize(
+    ("line", "salvaged"),
+    [
+        (b'{"jsonrpc": "2.0", "id": 5, "method": "ping"', 5),
+        (b'{"id": -12, oops}', -12),
+        (b'{"id" :  "req-9", "method": }', "req-9"),
+        (b'{"id": "a\\"b", trailing', 'a"b'),
+        (b'{"method": "ping", ]', None),
+        (b'{"id": 5.5, ]', None),  # not the 5 of 5.5
+        (b'{"id": 1234567890123456789, ]', 1234567890123456789),  # the whole number, as a valid line would be read
+        (b'{"id": 12', None),  # cut before its end: maybe not the whole number
+        (b'{"id": 5x}', None),  # not the 5 of 5x
+        (b'{"id": true, ]', None),
+    ],
+)
 def test_invalid_json_is_a_parse_error_with_the_id_salvaged_when_readable(line: bytes, salvaged: Any) -> None:
     reply = decode_line(line)
     assert isinstance(reply, ErrorReply)
@@ -167,19 +171,22 @@ def test_invalid_json_is_a_parse_error_with_the_id_salvaged_when_readable(line: 
 
 # Issue 11 §3: a -32700 carried an ``id`` found nested inside the line. Only the line's own
 # top-level ``id``, read before the broken part, may be echoed; else ``null``.
-@pytest.mark.parametrize(("line", "salvaged"), [
-    (b'{"jsonrpc":"2.0","method":"elicitation/create","params":{"id":"victim-7"}, oops', None),
-    (b'{"params":{"id":3}', None),
-    (b'{"params": {"x": [1, {"id": 4}]}, "method": ]', None),
-    (b'[{"id": 5}, oops', None),  # not an object
-    (b'{"note": "\\"id\\": 6", broken', None),  # inside a string
-    (b'{"params": {"a": [}, "id": 5}', None),  # after the broken part: cannot be told apart from nesting
-    (b'{"id": 1, "id": 2, broken', None),  # twice: ambiguous, as for a valid line
-    (b'{"params":{"id":"victim"},"id":"mine", broken', "mine"),
-    (b'{"\\u0069d": 8, broken', 8),  # the same key, escaped
-    (b'{"id": "a\xffb", "method": "ping"}', None),  # undecodable bytes in the id itself
-    (b'{"params": {"id": 1, "s": "\xff"}, "id": 2, "method": "ping"}', 2),  # invalid UTF-8 elsewhere
-])
+@pytest.mark.parametrize(
+    ("line", "salvaged"),
+    [
+        (b'{"jsonrpc":"2.0","method":"elicitation/create","params":{"id":"victim-7"}, oops', None),
+        (b'{"params":{"id":3}', None),
+        (b'{"params": {"x": [1, {"id": 4}]}, "method": ]', None),
+        (b'[{"id": 5}, oops', None),  # not an object
+        (b'{"note": "\\"id\\": 6", broken', None),  # inside a string
+        (b'{"params": {"a": [}, "id": 5}', None),  # after the broken part: cannot be told apart from nesting
+        (b'{"id": 1, "id": 2, broken', None),  # twice: ambiguous, as for a valid line
+        (b'{"params":{"id":"victim"},"id":"mine", broken', "mine"),
+        (b'{"\\u0069d": 8, broken', 8),  # the same key, escaped
+        (b'{"id": "a\xffb", "method": "ping"}', None),  # undecodable bytes in the id itself
+        (b'{"params": {"id": 1, "s": "\xff"}, "id": 2, "method": "ping"}', 2),  # invalid UTF-8 elsewhere
+    ],
+)
 def test_a_parse_error_echoes_only_the_top_level_id_never_a_nested_one(line: bytes, salvaged: Any) -> None:
     reply = decode_line(line)
     assert isinstance(reply, ErrorReply) and reply.code == PARSE_ERROR
@@ -193,23 +200,27 @@ def test_an_oversize_line_echoes_only_its_top_level_id() -> None:
     out = splitter.feed(nested + own)
     assert [decode_line(x) for x in out] == [
         ErrorReply(None, PARSE_ERROR, f"Parse error: message longer than {MAX_LINE_BYTES} bytes"),
-        ErrorReply("own", PARSE_ERROR, f"Parse error: message longer than {MAX_LINE_BYTES} bytes")]
+        ErrorReply("own", PARSE_ERROR, f"Parse error: message longer than {MAX_LINE_BYTES} bytes"),
+    ]
 
 
-@pytest.mark.parametrize("line", [b"[1, 2]", b"5", b'"text"', b"null", b"true", b"[]",
-                                  b'[{"jsonrpc":"2.0","id":1,"method":"ping"}]'])
+@pytest.mark.parametrize(
+    "line", [b"[1, 2]", b"5", b'"text"', b"null", b"true", b"[]", b'[{"jsonrpc":"2.0","id":1,"method":"ping"}]']
+)
 def test_json_that_is_not_an_object_is_an_invalid_request_with_a_null_id(line: bytes) -> None:
     assert decode_line(line) == ErrorReply(None, INVALID_REQUEST, "Invalid Request: expected a JSON object")
 
 
 def test_a_missing_jsonrpc_member_is_an_invalid_request_keeping_a_valid_id() -> None:
     assert decode_line(b'{"id":3,"method":"ping"}') == ErrorReply(
-        3, INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"')
+        3, INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"'
+    )
 
 
 def test_a_wrong_jsonrpc_version_is_an_invalid_request() -> None:
     assert decode_line(b'{"jsonrpc":"1.0","id":"x","method":"ping"}') == ErrorReply(
-        "x", INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"')
+        "x", INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"'
+    )
 
 
 @pytest.mark.parametrize("line", [b'{"jsonrpc":"2.0","id":6}', b'{"jsonrpc":"2.0","id":6,"method":7}'])
@@ -221,16 +232,19 @@ def test_a_missing_or_non_string_method_is_an_invalid_request(line: bytes) -> No
 def test_an_id_that_is_not_a_string_or_integer_is_an_invalid_request_with_a_null_id(raw_id: str) -> None:
     line = f'{{"jsonrpc":"2.0","id":{raw_id},"method":"ping"}}'.encode()
     assert decode_line(line) == ErrorReply(
-        None, INVALID_REQUEST, 'Invalid Request: "id" must be a string or an integer')
+        None, INVALID_REQUEST, 'Invalid Request: "id" must be a string or an integer'
+    )
 
 
 def test_a_bool_id_does_not_leak_into_another_error() -> None:
     assert decode_line(b'{"id":true,"method":"ping"}') == ErrorReply(
-        None, INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"')
+        None, INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"'
+    )
 
 
-@pytest.mark.parametrize("line", [b'{"jsonrpc":"2.0","id":1,"result":{}}',
-                                  b'{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"x"}}'])
+@pytest.mark.parametrize(
+    "line", [b'{"jsonrpc":"2.0","id":1,"result":{}}', b'{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"x"}}']
+)
 def test_a_response_object_is_recognised_as_a_response(line: bytes) -> None:
     assert decode_line(line) == Response(1)
 
@@ -262,6 +276,7 @@ def test_a_decoded_line_never_raises_for_arbitrary_bytes() -> None:
 
 # -- encode and helpers -------------------------------------------------------------------------------
 
+
 def test_encode_writes_one_compact_utf8_line_keeping_non_ascii() -> None:
     message = {"jsonrpc": "2.0", "id": 1, "result": {"text": "héllo ✓ 日本\nnext"}}
     assert encode(message) == '{"jsonrpc":"2.0","id":1,"result":{"text":"héllo ✓ 日本\\nnext"}}\n'.encode()
@@ -291,11 +306,22 @@ def test_an_encoded_request_decodes_back_to_the_same_request() -> None:
 def test_result_and_error_build_json_rpc_responses() -> None:
     assert result(3, {}) == {"jsonrpc": "2.0", "id": 3, "result": {}}
     assert error(None, PARSE_ERROR, "Parse error") == {
-        "jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": -32700, "message": "Parse error"},
+    }
     assert error("a", INVALID_PARAMS, "bad", {"violations": []}) == {
-        "jsonrpc": "2.0", "id": "a", "error": {"code": -32602, "message": "bad", "data": {"violations": []}}}
+        "jsonrpc": "2.0",
+        "id": "a",
+        "error": {"code": -32602, "message": "bad", "data": {"violations": []}},
+    }
 
 
 def test_the_error_codes_are_the_json_rpc_ones() -> None:
     assert (PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR) == (
-        -32700, -32600, -32601, -32602, -32603)
+        -32700,
+        -32600,
+        -32601,
+        -32602,
+        -32603,
+    )

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import pytest
 
@@ -46,26 +47,37 @@ EMPTY = {"type": "object", "properties": {}}
 
 # -- the documented values ----------------------------------------------------------------------
 
+
 def test_the_limits_have_their_documented_values() -> None:
     assert (rpc.MAX_LINE_BYTES, MAX_JSON_DEPTH, MAX_NUMBER_CHARS) == (1024 * 1024, 64, 100)
     assert (MAX_MESSAGE_CHARS, MAX_TEXT_CHARS, MAX_PROPERTIES, MAX_OPTIONS, MAX_URL_CHARS) == (
-        10_000, 1_000, 256, 200, 8_192)
+        10_000,
+        1_000,
+        256,
+        200,
+        8_192,
+    )
     assert (MAX_PENDING_PER_CONNECTION, MAX_PENDING_TOTAL, MAX_VIOLATIONS) == (16, 64, 50)
     assert rpc.SERVER_BUSY == -32000
 
 
 # -- framing: numbers, nesting, duplicate keys, NUL -------------------------------------------------
 
+
 def _ping(params: str) -> bytes:
     return b'{"jsonrpc":"2.0","id":5,"method":"ping","params":' + params.encode() + b"}"
 
 
-@pytest.mark.parametrize(("params", "message"), [
-    ('{"n":1e400}', "Parse error: number 1e400 is out of range"),
-    ('{"n":-1e400}', "Parse error: number -1e400 is out of range"),
-    ('{"n":' + "9" * 101 + "}", f"Parse error: number literal longer than {MAX_NUMBER_CHARS} characters"),
-    ('{"n":0.' + "1" * 100 + "}", f"Parse error: number literal longer than {MAX_NUMBER_CHARS} characters"),
-], ids=["overflow", "negative-overflow", "101-digit-integer", "102-char-float"])
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ('{"n":1e400}', "Parse error: number 1e400 is out of range"),
+        ('{"n":-1e400}', "Parse error: number -1e400 is out of range"),
+        ('{"n":' + "9" * 101 + "}", f"Parse error: number literal longer than {MAX_NUMBER_CHARS} characters"),
+        ('{"n":0.' + "1" * 100 + "}", f"Parse error: number literal longer than {MAX_NUMBER_CHARS} characters"),
+    ],
+    ids=["overflow", "negative-overflow", "101-digit-integer", "102-char-float"],
+)
 def test_a_number_out_of_range_is_a_parse_error_with_the_id(params: str, message: str) -> None:
     assert decode_line(_ping(params)) == ErrorReply(5, rpc.PARSE_ERROR, message)
 
@@ -73,7 +85,8 @@ def test_a_number_out_of_range_is_a_parse_error_with_the_id(params: str, message
 def test_numbers_within_the_limits_are_read_exactly() -> None:
     big = "9" * MAX_NUMBER_CHARS
     assert decode_line(_ping('{"a":' + big + ',"b":1.7976931348623157e308,"c":1e-400}')) == Request(
-        5, "ping", {"a": int(big), "b": 1.7976931348623157e308, "c": 0.0})
+        5, "ping", {"a": int(big), "b": 1.7976931348623157e308, "c": 0.0}
+    )
 
 
 def test_nesting_up_to_the_limit_is_read_and_one_level_more_is_a_parse_error() -> None:
@@ -89,16 +102,26 @@ def test_nesting_too_deep_for_the_parser_still_gets_its_id_back() -> None:
     assert decode_line(line) == ErrorReply(6, rpc.PARSE_ERROR, "Parse error: JSON nested deeper than 64 levels")
 
 
-@pytest.mark.parametrize(("line", "expected"), [
-    (_ping('{"a":1,"a":2}'), ErrorReply(5, rpc.INVALID_REQUEST, 'Invalid Request: duplicate key "a"')),
-    (b'{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}',
-     ErrorReply(None, rpc.INVALID_REQUEST, 'Invalid Request: duplicate key "id"')),
-    (b'{"jsonrpc":"2.0","id":3,"method":"ping","method":"elicitation/create"}',
-     ErrorReply(3, rpc.INVALID_REQUEST, 'Invalid Request: duplicate key "method"')),
-    (b'{"jsonrpc":"2.0","id":4,"method":"elicitation/create","params":{"message":"x","requestedSchema":'
-     b'{"type":"object","properties":{"ok":{"type":"boolean"},"ok":{"type":"string"}}}}}',
-     ErrorReply(4, rpc.INVALID_REQUEST, 'Invalid Request: duplicate key "ok"')),
-], ids=["in-params", "the-id-itself", "method", "a-property-name"])
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (_ping('{"a":1,"a":2}'), ErrorReply(5, rpc.INVALID_REQUEST, 'Invalid Request: duplicate key "a"')),
+        (
+            b'{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}',
+            ErrorReply(None, rpc.INVALID_REQUEST, 'Invalid Request: duplicate key "id"'),
+        ),
+        (
+            b'{"jsonrpc":"2.0","id":3,"method":"ping","method":"elicitation/create"}',
+            ErrorReply(3, rpc.INVALID_REQUEST, 'Invalid Request: duplicate key "method"'),
+        ),
+        (
+            b'{"jsonrpc":"2.0","id":4,"method":"elicitation/create","params":{"message":"x","requestedSchema":'
+            b'{"type":"object","properties":{"ok":{"type":"boolean"},"ok":{"type":"string"}}}}}',
+            ErrorReply(4, rpc.INVALID_REQUEST, 'Invalid Request: duplicate key "ok"'),
+        ),
+    ],
+    ids=["in-params", "the-id-itself", "method", "a-property-name"],
+)
 def test_a_duplicate_key_anywhere_is_refused_not_last_one_wins(line: bytes, expected: ErrorReply) -> None:
     assert decode_line(line) == expected
 
@@ -109,56 +132,110 @@ def test_a_response_with_duplicate_keys_is_still_only_ignored() -> None:
 
 def test_a_raw_nul_byte_is_a_parse_error_and_an_escaped_one_reaches_the_params_check() -> None:
     assert decode_line(b'{"jsonrpc":"2.0","id":7,"method":"ping\x00"}') == ErrorReply(
-        7, rpc.PARSE_ERROR, "Parse error: Invalid control character at: line 1 column 39 (char 38)")
+        7, rpc.PARSE_ERROR, "Parse error: Invalid control character at: line 1 column 39 (char 38)"
+    )
     assert decode_line(b'{"jsonrpc":"2.0","id":7,"method":"ping",\x00"params":{}}').code == rpc.PARSE_ERROR
     assert decode_line(_ping('{"m":"a\\u0000b"}')) == Request(5, "ping", {"m": "a\x00b"})
 
 
 # -- params limits: exact violations ----------------------------------------------------------------
 
+
 def _form(**schema: Any) -> dict[str, Any]:
     return {"message": "m", "requestedSchema": {"type": "object", **schema}}
 
 
-@pytest.mark.parametrize(("params", "violations"), [
-    ({"message": "x" * 10_001, "requestedSchema": EMPTY},
-     [("/message", "longer than 10000 characters (10001)")]),
-    (_form(properties={f"p{i}": {"type": "boolean"} for i in range(MAX_PROPERTIES + 1)}),
-     [("/requestedSchema/properties", f"more than {MAX_PROPERTIES} properties ({MAX_PROPERTIES + 1})")]),
-    (_form(title="t" * 1001, description="d" * 1001, properties={}),
-     [("/requestedSchema/description", "longer than 1000 characters (1001)"),
-      ("/requestedSchema/title", "longer than 1000 characters (1001)")]),
-    (_form(properties={"a": {"type": "string", "title": "t" * 1001, "description": "d" * 1001}}),
-     [("/requestedSchema/properties/a/description", "longer than 1000 characters (1001)"),
-      ("/requestedSchema/properties/a/title", "longer than 1000 characters (1001)")]),
-    (_form(properties={"n" * 1001: {"type": "boolean"}}),
-     [("/requestedSchema/properties/" + "n" * 1001, "the name is longer than 1000 characters (1001)")]),
-    (_form(properties={"c": {"type": "string", "enum": [str(i) for i in range(201)]}}),
-     [("/requestedSchema/properties/c/enum", "more than 200 options (201)")]),
-    (_form(properties={"c": {"type": "string", "oneOf": [{"const": str(i), "title": "x"} for i in range(201)]}}),
-     [("/requestedSchema/properties/c/oneOf", "more than 200 options (201)")]),
-    (_form(properties={"c": {"type": "array", "items": {"anyOf": [{"const": str(i)} for i in range(201)]}}}),
-     [("/requestedSchema/properties/c/items/anyOf", "more than 200 options (201)")]),
-    (_form(properties={"c": {"type": "string", "enum": ["a", "b" * 1001], "enumNames": ["A", "B" * 1001]}}),
-     [("/requestedSchema/properties/c/enum/1", "longer than 1000 characters (1001)"),
-      ("/requestedSchema/properties/c/enumNames/1", "longer than 1000 characters (1001)")]),
-    (_form(properties={"c": {"type": "string", "oneOf": [{"const": "k" * 1001, "title": "T" * 1001}]}}),
-     [("/requestedSchema/properties/c/oneOf/0/const", "longer than 1000 characters (1001)"),
-      ("/requestedSchema/properties/c/oneOf/0/title", "longer than 1000 characters (1001)")]),
-    ({"mode": "url", "message": "m", "url": "https://example.com/" + "a" * 8200, "elicitationId": "e"},
-     [("/url", "longer than 8192 characters (8220)")]),
-    ({"message": "m", "requestedSchema": EMPTY, "_meta": {"elicit-tray/requester": {"serverName": "s" * 1001}}},
-     [("/_meta/elicit-tray~1requester/serverName", "longer than 1000 characters (1001)")]),
-    ({"message": "a\x00b", "requestedSchema": EMPTY}, [("/message", "contains a NUL character (U+0000)")]),
-    (_form(properties={"a\x00": {"type": "boolean"}}),
-     [("/requestedSchema/properties/a\x00", "the key contains a NUL character (U+0000)")]),
-    (_form(properties={"a": {"type": "string", "default": "x\x00"}}),
-     [("/requestedSchema/properties/a/default", "contains a NUL character (U+0000)")]),
-], ids=["message", "properties", "top-title-and-description", "field-title-and-description", "property-name",
-        "enum-count", "oneOf-count", "items-anyOf-count", "enum-and-enumNames-text", "oneOf-const-and-title",
-        "url", "server-name", "nul-in-message", "nul-in-a-key", "nul-in-a-default"])
+@pytest.mark.parametrize(
+    ("params", "violations"),
+    [
+        ({"message": "x" * 10_001, "requestedSchema": EMPTY}, [("/message", "longer than 10000 characters (10001)")]),
+        (
+            _form(properties={f"p{i}": {"type": "boolean"} for i in range(MAX_PROPERTIES + 1)}),
+            [("/requestedSchema/properties", f"more than {MAX_PROPERTIES} properties ({MAX_PROPERTIES + 1})")],
+        ),
+        (
+            _form(title="t" * 1001, description="d" * 1001, properties={}),
+            [
+                ("/requestedSchema/description", "longer than 1000 characters (1001)"),
+                ("/requestedSchema/title", "longer than 1000 characters (1001)"),
+            ],
+        ),
+        (
+            _form(properties={"a": {"type": "string", "title": "t" * 1001, "description": "d" * 1001}}),
+            [
+                ("/requestedSchema/properties/a/description", "longer than 1000 characters (1001)"),
+                ("/requestedSchema/properties/a/title", "longer than 1000 characters (1001)"),
+            ],
+        ),
+        (
+            _form(properties={"n" * 1001: {"type": "boolean"}}),
+            [("/requestedSchema/properties/" + "n" * 1001, "the name is longer than 1000 characters (1001)")],
+        ),
+        (
+            _form(properties={"c": {"type": "string", "enum": [str(i) for i in range(201)]}}),
+            [("/requestedSchema/properties/c/enum", "more than 200 options (201)")],
+        ),
+        (
+            _form(properties={"c": {"type": "string", "oneOf": [{"const": str(i), "title": "x"} for i in range(201)]}}),
+            [("/requestedSchema/properties/c/oneOf", "more than 200 options (201)")],
+        ),
+        (
+            _form(properties={"c": {"type": "array", "items": {"anyOf": [{"const": str(i)} for i in range(201)]}}}),
+            [("/requestedSchema/properties/c/items/anyOf", "more than 200 options (201)")],
+        ),
+        (
+            _form(properties={"c": {"type": "string", "enum": ["a", "b" * 1001], "enumNames": ["A", "B" * 1001]}}),
+            [
+                ("/requestedSchema/properties/c/enum/1", "longer than 1000 characters (1001)"),
+                ("/requestedSchema/properties/c/enumNames/1", "longer than 1000 characters (1001)"),
+            ],
+        ),
+        (
+            _form(properties={"c": {"type": "string", "oneOf": [{"const": "k" * 1001, "title": "T" * 1001}]}}),
+            [
+                ("/requestedSchema/properties/c/oneOf/0/const", "longer than 1000 characters (1001)"),
+                ("/requestedSchema/properties/c/oneOf/0/title", "longer than 1000 characters (1001)"),
+            ],
+        ),
+        (
+            {"mode": "url", "message": "m", "url": "https://example.com/" + "a" * 8200, "elicitationId": "e"},
+            [("/url", "longer than 8192 characters (8220)")],
+        ),
+        (
+            {"message": "m", "requestedSchema": EMPTY, "_meta": {"elicit-tray/requester": {"serverName": "s" * 1001}}},
+            [("/_meta/elicit-tray~1requester/serverName", "longer than 1000 characters (1001)")],
+        ),
+        ({"message": "a\x00b", "requestedSchema": EMPTY}, [("/message", "contains a NUL character (U+0000)")]),
+        (
+            _form(properties={"a\x00": {"type": "boolean"}}),
+            [("/requestedSchema/properties/a\x00", "the key contains a NUL character (U+0000)")],
+        ),
+        (
+            _form(properties={"a": {"type": "string", "default": "x\x00"}}),
+            [("/requestedSchema/properties/a/default", "contains a NUL character (U+0000)")],
+        ),
+    ],
+    ids=[
+        "message",
+        "properties",
+        "top-title-and-description",
+        "field-title-and-description",
+        "property-name",
+        "enum-count",
+        "oneOf-count",
+        "items-anyOf-count",
+        "enum-and-enumNames-text",
+        "oneOf-const-and-title",
+        "url",
+        "server-name",
+        "nul-in-message",
+        "nul-in-a-key",
+        "nul-in-a-default",
+    ],
+)
 def test_a_request_over_a_limit_is_refused_with_exactly_those_violations(
-        params: dict[str, Any], violations: list[tuple[str, str]]) -> None:
+    params: dict[str, Any], violations: list[tuple[str, str]]
+) -> None:
     expected = [Violation(path, message) for path, message in violations]
     assert limit_violations(params) == expected
     with pytest.raises(elicitation.ParamsError) as caught:
@@ -171,11 +248,15 @@ def test_a_request_exactly_at_every_limit_is_accepted() -> None:
         "message": "x" * MAX_MESSAGE_CHARS,
         "_meta": {"elicit-tray/requester": {"serverName": "s" * MAX_TEXT_CHARS}},
         "requestedSchema": {
-            "type": "object", "title": "t" * MAX_TEXT_CHARS,
+            "type": "object",
+            "title": "t" * MAX_TEXT_CHARS,
             "properties": {
                 **{f"p{i}": {"type": "boolean"} for i in range(MAX_PROPERTIES - 2)},
-                "n" * MAX_TEXT_CHARS: {"type": "string", "title": "T" * MAX_TEXT_CHARS,
-                                       "description": "D" * MAX_TEXT_CHARS},
+                "n" * MAX_TEXT_CHARS: {
+                    "type": "string",
+                    "title": "T" * MAX_TEXT_CHARS,
+                    "description": "D" * MAX_TEXT_CHARS,
+                },
                 "choice": {"type": "string", "enum": [f"{i:0>{MAX_TEXT_CHARS}}" for i in range(MAX_OPTIONS)]},
             },
         },
@@ -189,6 +270,7 @@ def _options_form(counts: list[int], multi: bool = True) -> dict[str, Any]:
     def prop(n: int) -> dict[str, Any]:
         enum = [f"o{j}" for j in range(n)]
         return {"type": "array", "items": {"enum": enum}} if multi else {"type": "string", "enum": enum}
+
     return _form(properties={f"f{i}": prop(n) for i, n in enumerate(counts)})
 
 
@@ -200,13 +282,18 @@ def test_options_per_form_are_limited_in_total_refs_counted_each_time() -> None:
     over = [Violation("/requestedSchema/properties", "more than 512 options in the form (513)")]
     assert limit_violations(_options_form([200, 200, 113])) == over
     assert limit_violations(_options_form([2] * 256 + [1], multi=False)) == [
-        Violation("/requestedSchema/properties", "more than 256 properties (257)")]
+        Violation("/requestedSchema/properties", "more than 256 properties (257)")
+    ]
     assert limit_violations(_options_form([200] * 256)) == [
-        Violation("/requestedSchema/properties", "more than 512 options in the form (51200)")]
-    shared = {"$defs": {"o": {"type": "string", "oneOf": [{"const": str(i)} for i in range(200)]}},
-              "properties": {"a": {"$ref": "#/$defs/o"}, "b": {"$ref": "#/$defs/o"}, "c": {"$ref": "#/%24defs/o"}}}
+        Violation("/requestedSchema/properties", "more than 512 options in the form (51200)")
+    ]
+    shared = {
+        "$defs": {"o": {"type": "string", "oneOf": [{"const": str(i)} for i in range(200)]}},
+        "properties": {"a": {"$ref": "#/$defs/o"}, "b": {"$ref": "#/$defs/o"}, "c": {"$ref": "#/%24defs/o"}},
+    }
     assert limit_violations(_form(**shared)) == [
-        Violation("/requestedSchema/properties", "more than 512 options in the form (600)")]
+        Violation("/requestedSchema/properties", "more than 512 options in the form (600)")
+    ]
     with pytest.raises(elicitation.ParamsError) as caught:
         elicitation.parse_elicit_params(_options_form([200, 200, 113]))
     assert caught.value.violations == over
@@ -218,15 +305,18 @@ def test_a_pattern_is_limited_in_length_at_its_path() -> None:
     assert limit_violations(ok) == []
     long = _form(properties={"a": {"type": "string", "pattern": "a" * 1001}})
     assert limit_violations(long) == [
-        Violation("/requestedSchema/properties/a/pattern", "longer than 1000 characters (1001)")]
+        Violation("/requestedSchema/properties/a/pattern", "longer than 1000 characters (1001)")
+    ]
 
 
 def test_the_new_limits_are_in_the_readme_table() -> None:
     from pathlib import Path
 
     readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
-    assert "| options in one form, all fields together (a `$ref` counts each time it is used) | 512 | " \
-           "-32602 `/requestedSchema/properties` |" in readme
+    assert (
+        "| options in one form, all fields together (a `$ref` counts each time it is used) | 512 | "
+        "-32602 `/requestedSchema/properties` |" in readme
+    )
     assert "| `pattern` | 1,000 characters; an ECMA-262 expression | -32602 at its path |" in readme
 
 
@@ -238,6 +328,7 @@ def test_over_a_limit_nothing_else_is_checked() -> None:
 
 
 # -- the dispatcher, in-process ---------------------------------------------------------------------
+
 
 class Channel:
     def __init__(self, peer: Peer | None = None):
@@ -275,10 +366,14 @@ def ok(request_id: Any, value: Any) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "result": value}
 
 
-def run(handler: Callable[[ElicitationRequest], Awaitable[Any]],
-        script: Callable[[Dispatcher, asyncio.AbstractEventLoop], Awaitable[None]], **kwargs: Any) -> None:
+def run(
+    handler: Callable[[ElicitationRequest], Awaitable[Any]],
+    script: Callable[[Dispatcher, asyncio.AbstractEventLoop], Awaitable[None]],
+    **kwargs: Any,
+) -> None:
     async def main() -> None:
         await script(Dispatcher(UiFunctions(handler), version="t", **kwargs), asyncio.get_running_loop())
+
     asyncio.run(main())
 
 
@@ -300,8 +395,14 @@ def test_the_pending_limit_per_connection_answers_busy_and_frees_up_after_an_ans
         d.data_received(ch, b"".join(create(i, f"m{i}") for i in range(MAX_PENDING_PER_CONNECTION)))
         d.data_received(ch, create("over"))
         await settle()
-        assert ch.sent == [err("over", -32000, "Server busy: too many pending requests (16 on this connection)",
-                               {"limit": 16, "scope": "connection"})]
+        assert ch.sent == [
+            err(
+                "over",
+                -32000,
+                "Server busy: too many pending requests (16 on this connection)",
+                {"limit": 16, "scope": "connection"},
+            )
+        ]
         d.data_received(ch, line("p", "ping"))  # other methods are never limited
         assert ch.sent[-1] == ok("p", {})
         gates["m0"].set_result(Declined())
@@ -331,8 +432,9 @@ def test_the_total_pending_limit_answers_busy_on_any_connection() -> None:
         d.data_received(late, create(1))
         await settle()
         assert d.pending_count() == MAX_PENDING_TOTAL
-        assert late.sent == [err(1, -32000, "Server busy: too many pending requests (64 in total)",
-                                 {"limit": 64, "scope": "total"})]
+        assert late.sent == [
+            err(1, -32000, "Server busy: too many pending requests (64 in total)", {"limit": 64, "scope": "total"})
+        ]
         assert all(ch.sent == [] for ch in channels)
         d.connection_lost(channels[0])  # its requests expire: room again
         await settle()
@@ -348,8 +450,11 @@ def test_the_total_pending_limit_answers_busy_on_any_connection() -> None:
     run(handler, script)
 
 
-@pytest.mark.parametrize("failure", [RuntimeError("the dialog could not be built"), KeyError("x"),
-                                     ZeroDivisionError()], ids=["runtime", "key", "zero-division"])
+@pytest.mark.parametrize(
+    "failure",
+    [RuntimeError("the dialog could not be built"), KeyError("x"), ZeroDivisionError()],
+    ids=["runtime", "key", "zero-division"],
+)
 def test_a_handler_that_raises_answers_internal_error_never_an_action(failure: Exception) -> None:
     async def handler(_request: ElicitationRequest) -> Any:
         raise failure
@@ -364,8 +469,11 @@ def test_a_handler_that_raises_answers_internal_error_never_an_action(failure: E
     run(handler, script)
 
 
-@pytest.mark.parametrize("outcome", [None, "accept", Accepted({"n": float("nan")}), Cancelled, object()],
-                         ids=["none", "a-string", "nan-content", "a-class", "an-object"])
+@pytest.mark.parametrize(
+    "outcome",
+    [None, "accept", Accepted({"n": float("nan")}), Cancelled, object()],
+    ids=["none", "a-string", "nan-content", "a-class", "an-object"],
+)
 def test_an_outcome_that_cannot_be_sent_answers_internal_error(outcome: Any) -> None:
     async def handler(_request: ElicitationRequest) -> Any:
         return outcome
@@ -425,9 +533,12 @@ def test_a_response_sent_to_the_tray_gets_nothing_and_the_next_request_is_answer
     async def script(d: Dispatcher, _loop: Any) -> None:
         ch = Channel()
         d.connection_made(ch)
-        d.data_received(ch, b'{"jsonrpc":"2.0","id":1,"result":{"action":"accept"}}\n'
-                            b'{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"no"}}\n'
-                            b'{"jsonrpc":"2.0","id":null,"result":{}}\n' + line(3, "ping"))
+        d.data_received(
+            ch,
+            b'{"jsonrpc":"2.0","id":1,"result":{"action":"accept"}}\n'
+            b'{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"no"}}\n'
+            b'{"jsonrpc":"2.0","id":null,"result":{}}\n' + line(3, "ping"),
+        )
         assert ch.sent == [ok(3, {})]
 
     run(handler, script)
@@ -441,8 +552,10 @@ def test_more_violations_than_the_limit_are_cut_to_the_first_fifty() -> None:
         ch = Channel()
         d.connection_made(ch)
         props = {f"p{i:03}": {"type": "object"} for i in range(MAX_PROPERTIES)}
-        d.data_received(ch, line(1, "elicitation/create", {"message": "m", "requestedSchema": {
-            "type": "object", "properties": props}}))
+        d.data_received(
+            ch,
+            line(1, "elicitation/create", {"message": "m", "requestedSchema": {"type": "object", "properties": props}}),
+        )
         (reply,) = ch.sent
         assert reply["error"]["code"] == -32602
         paths = [v["path"] for v in reply["error"]["data"]["violations"]]
@@ -462,8 +575,9 @@ def test_a_cancelled_request_id_that_is_true_does_not_cancel_request_1() -> None
     async def script(d: Dispatcher, _loop: Any) -> None:
         ch = Channel()
         d.connection_made(ch)
-        d.data_received(ch, create(1) + b'{"jsonrpc":"2.0","method":"notifications/cancelled",'
-                                        b'"params":{"requestId":true}}\n')
+        d.data_received(
+            ch, create(1) + b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":true}}\n'
+        )
         await asyncio.sleep(0.05)
         assert ch.sent == [ok(1, {"action": "accept", "content": {}})]
 

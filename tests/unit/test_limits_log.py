@@ -30,8 +30,9 @@ def read(path: Path) -> list[dict[str, Any]]:
     return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
 
 
-def drive(journal: Journal, outcomes: dict[str, Any], lines: list[bytes], *, hold: bool = False,
-          after: Any = None) -> None:
+def drive(
+    journal: Journal, outcomes: dict[str, Any], lines: list[bytes], *, hold: bool = False, after: Any = None
+) -> None:
     async def handler(request: ElicitationRequest) -> Any:
         outcome = outcomes.get(request.message)
         if outcome is None:
@@ -71,8 +72,11 @@ def strip_timing(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def form(message: str, schema: dict[str, Any] = SCHEMA) -> dict[str, Any]:
-    return {"message": message, "requestedSchema": schema,
-            "_meta": {"elicit-tray/requester": {"serverName": "srv", "clientName": "cli"}}}
+    return {
+        "message": message,
+        "requestedSchema": schema,
+        "_meta": {"elicit-tray/requester": {"serverName": "srv", "clientName": "cli"}},
+    }
 
 
 WHO = {"pid": 4242, "process": "test-requester", "uid": 1000}
@@ -80,18 +84,29 @@ WHO = {"pid": 4242, "process": "test-requester", "uid": 1000}
 
 def test_every_outcome_kind_is_one_line_without_values(tmp_path: Path) -> None:
     path = tmp_path / "log" / "tray.log.jsonl"
-    outcomes = {"a": Accepted({"name": "Ada Lovelace", "pin": 1234}), "d": Declined(),
-                "e": Cancelled("escape"), "c": Cancelled("close"), "f": Failed("no display"),
-                "x": RuntimeError("boom"), "u": Accepted()}
-    lines = [line(1, "elicitation/create", form("a")), line(2, "elicitation/create", form("d")),
-             line(3, "elicitation/create", form("e")), line(4, "elicitation/create", form("c")),
-             line(5, "elicitation/create", form("f")), line(6, "elicitation/create", form("x")),
-             line(7, "elicitation/create", {"mode": "url", "message": "u", "url": URL, "elicitationId": "e1"}),
-             line(8, "elicitation/create", form("held")),
-             line(9, "elicitation/create", form("gone")),
-             b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":8}}\n',
-             line(10, "elicitation/create", {"message": "bad", "requestedSchema": {"type": "array"}}),
-             b'{"jsonrpc":"2.0","id":11,"result":{}}\n']
+    outcomes = {
+        "a": Accepted({"name": "Ada Lovelace", "pin": 1234}),
+        "d": Declined(),
+        "e": Cancelled("escape"),
+        "c": Cancelled("close"),
+        "f": Failed("no display"),
+        "x": RuntimeError("boom"),
+        "u": Accepted(),
+    }
+    lines = [
+        line(1, "elicitation/create", form("a")),
+        line(2, "elicitation/create", form("d")),
+        line(3, "elicitation/create", form("e")),
+        line(4, "elicitation/create", form("c")),
+        line(5, "elicitation/create", form("f")),
+        line(6, "elicitation/create", form("x")),
+        line(7, "elicitation/create", {"mode": "url", "message": "u", "url": URL, "elicitationId": "e1"}),
+        line(8, "elicitation/create", form("held")),
+        line(9, "elicitation/create", form("gone")),
+        b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":8}}\n',
+        line(10, "elicitation/create", {"message": "bad", "requestedSchema": {"type": "array"}}),
+        b'{"jsonrpc":"2.0","id":11,"result":{}}\n',
+    ]
     drive(Journal(path), outcomes, lines)
     base = {"event": "elicitation", **WHO, "server": "srv", "client": "cli", "mode": "form"}
     got = [strip_timing(e) for e in read(path)]
@@ -102,11 +117,24 @@ def test_every_outcome_kind_is_one_line_without_values(tmp_path: Path) -> None:
         {**base, "id": 4, "outcome": "cancel-close"},
         {**base, "id": 5, "outcome": "error", "code": -32603, "error": "no display"},
         {**base, "id": 6, "outcome": "error", "code": -32603, "error": "internal error: boom"},
-        {"event": "elicitation", **WHO, "id": 7, "mode": "url", "outcome": "accept",
-         "url": "https://accounts.example.com:8443/connect/start?…#…"},
+        {
+            "event": "elicitation",
+            **WHO,
+            "id": 7,
+            "mode": "url",
+            "outcome": "accept",
+            "url": "https://accounts.example.com:8443/connect/start?…#…",
+        },
         {**base, "id": 8, "outcome": "expired", "reason": "cancelled"},
-        {"event": "elicitation", **WHO, "id": 10, "mode": "form", "outcome": "invalid", "code": -32602,
-         "violations": ["/requestedSchema/type", "/requestedSchema/properties"]},
+        {
+            "event": "elicitation",
+            **WHO,
+            "id": 10,
+            "mode": "form",
+            "outcome": "invalid",
+            "code": -32602,
+            "violations": ["/requestedSchema/type", "/requestedSchema/properties"],
+        },
         {"event": "ignored-response", "id": 11, "pid": 4242, "process": "test-requester"},
         {**base, "id": 9, "outcome": "expired", "reason": "disconnected"},
     ]
@@ -120,9 +148,14 @@ def test_every_outcome_kind_is_one_line_without_values(tmp_path: Path) -> None:
 def test_log_values_adds_content_message_and_the_full_url(tmp_path: Path) -> None:
     path = tmp_path / "tray.log.jsonl"
     outcomes = {"a": Accepted({"name": "Ada Lovelace", "pin": 1234}), "u": Accepted()}
-    drive(Journal(path, log_values=True), outcomes, [
-        line(1, "elicitation/create", form("a")),
-        line(2, "elicitation/create", {"mode": "url", "message": "u", "url": URL, "elicitationId": "e1"})])
+    drive(
+        Journal(path, log_values=True),
+        outcomes,
+        [
+            line(1, "elicitation/create", form("a")),
+            line(2, "elicitation/create", {"mode": "url", "message": "u", "url": URL, "elicitationId": "e1"}),
+        ],
+    )
     first, second = (strip_timing(e) for e in read(path))
     assert first["content"] == {"name": "Ada Lovelace", "pin": 1234} and first["message"] == "a"
     assert second["url"] == URL and second["message"] == "u"
@@ -133,8 +166,14 @@ def test_busy_and_shutdown_are_logged(tmp_path: Path) -> None:
     lines = [b"".join(create(i) for i in range(16)), create("over")]
     drive(Journal(path), {}, lines, after=lambda d, _ch: d.shutdown("bye"))
     got = [strip_timing(e) for e in read(path)]
-    assert got[0] == {"event": "elicitation", **WHO, "id": "over", "outcome": "busy", "code": -32000,
-                      "scope": "connection"}
+    assert got[0] == {
+        "event": "elicitation",
+        **WHO,
+        "id": "over",
+        "outcome": "busy",
+        "code": -32000,
+        "scope": "connection",
+    }
     assert sorted(e["id"] for e in got[1:]) == list(range(16))
     assert all(e["outcome"] == "error" and e["reason"] == "shutdown" and e["code"] == -32603 for e in got[1:])
 
@@ -152,7 +191,8 @@ def test_the_log_rotates_at_its_size_and_keeps_three_old_files(tmp_path: Path) -
 
 
 def test_the_log_path_is_the_state_dir_unless_the_environment_says_otherwise(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.delenv(ENV_LOG, raising=False)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     assert default_log_path() == tmp_path / "state" / "elicit-tray" / "tray.log.jsonl"
@@ -163,12 +203,15 @@ def test_the_log_path_is_the_state_dir_unless_the_environment_says_otherwise(
     Journal(None).record("nothing")  # a disabled journal writes nothing and does not fail
 
 
-@pytest.mark.parametrize(("url", "shown"), [
-    ("https://example.com/a/b?q=1", "https://example.com/a/b?…"),
-    ("https://example.com", "https://example.com"),
-    ("http://[::1]:8080/cb#x", "http://[::1]:8080/cb#…"),
-    ("mailto:someone@example.com?subject=x", "mailto:…"),
-    ("https://example.com:99999/", "<unparseable>"),
-])
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("https://example.com/a/b?q=1", "https://example.com/a/b?…"),
+        ("https://example.com", "https://example.com"),
+        ("http://[::1]:8080/cb#x", "http://[::1]:8080/cb#…"),
+        ("mailto:someone@example.com?subject=x", "mailto:…"),
+        ("https://example.com:99999/", "<unparseable>"),
+    ],
+)
 def test_redact_url_drops_user_info_query_and_fragment(url: str, shown: str) -> None:
     assert redact_url(url) == shown

@@ -152,8 +152,9 @@ def test_an_existing_log_gets_mode_0600_and_keeps_its_lines(logdir: Path, mode: 
     assert [e["event"] for e in lines(path)] == ["old", "elicitation"]
 
 
-def test_open_journal_warns_and_writes_nothing_through_a_link(monkeypatch: pytest.MonkeyPatch, logdir: Path,
-                                                              victim: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_open_journal_warns_and_writes_nothing_through_a_link(
+    monkeypatch: pytest.MonkeyPatch, logdir: Path, victim: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     link = logdir / "x.jsonl"
     link.symlink_to(victim)
     monkeypatch.setenv(ENV_LOG, str(link))
@@ -163,7 +164,8 @@ def test_open_journal_warns_and_writes_nothing_through_a_link(monkeypatch: pytes
     journal.record("elicitation", server=HOSTILE)
     assert victim.read_bytes() == BASHRC
     assert [r.getMessage() for r in caplog.records] == [
-        f"no request log: {link} is a symbolic link; the log is never written through one"]
+        f"no request log: {link} is a symbolic link; the log is never written through one"
+    ]
 
 
 def _fill(journal: Journal, rounds: int) -> None:

@@ -12,8 +12,8 @@ import io
 import json
 import logging
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -57,11 +57,14 @@ def message_of(line: str, name: str, level: str = "INFO") -> str:
 
 # -- values -----------------------------------------------------------------------------------------
 
+
 def test_an_accepted_outcome_shows_its_field_names_not_its_values(stderr: io.StringIO) -> None:
-    logging.getLogger("elicit_tray.ui.base").info("dialog %s answered: %r", "r7",
-                                                  Accepted({"phrase": "open sesame", "pin": 4711}))
+    logging.getLogger("elicit_tray.ui.base").info(
+        "dialog %s answered: %r", "r7", Accepted({"phrase": "open sesame", "pin": 4711})
+    )
     assert message_of(only_line(stderr), "elicit_tray.ui.base") == (
-        "dialog r7 answered: Accepted(content=<2 field(s): phrase, pin>)")
+        "dialog r7 answered: Accepted(content=<2 field(s): phrase, pin>)"
+    )
 
 
 def test_other_outcomes_are_shown_as_they_are(stderr: io.StringIO) -> None:
@@ -70,18 +73,21 @@ def test_other_outcomes_are_shown_as_they_are(stderr: io.StringIO) -> None:
 
 
 def test_a_url_in_a_message_loses_its_user_info_query_fragment_and_path_tokens(stderr: io.StringIO) -> None:
-    logging.getLogger("elicit_tray.ui.presenter").warning("not opening %r: Qt would not open it unchanged (%s)",
-                                                          SECRET_URL, "rewritten")
+    logging.getLogger("elicit_tray.ui.presenter").warning(
+        "not opening %r: Qt would not open it unchanged (%s)", SECRET_URL, "rewritten"
+    )
     assert message_of(only_line(stderr), "elicit_tray.ui.presenter", "WARNING") == (
-        f"not opening '{SHOWN_URL}': Qt would not open it unchanged (rewritten)")
+        f"not opening '{SHOWN_URL}': Qt would not open it unchanged (rewritten)"
+    )
 
 
 def test_a_schema_default_is_not_shown(stderr: io.StringIO) -> None:
-    logging.getLogger("elicit_tray.schema.parse").warning("ignoring the default of %s: %r (%s)",
-                                                          "/requestedSchema/properties/pin", "0000-secret",
-                                                          "too long")
+    logging.getLogger("elicit_tray.schema.parse").warning(
+        "ignoring the default of %s: %r (%s)", "/requestedSchema/properties/pin", "0000-secret", "too long"
+    )
     assert message_of(only_line(stderr), "elicit_tray.schema.parse", "WARNING") == (
-        "ignoring the default of /requestedSchema/properties/pin: <value> (too long)")
+        "ignoring the default of /requestedSchema/properties/pin: <value> (too long)"
+    )
 
 
 def test_every_value_argument_template_still_exists_at_its_call_site() -> None:
@@ -128,42 +134,66 @@ def test_without_verbose_only_warnings_are_written() -> None:
     assert [message_of(x, "elicit_tray.x", "WARNING") for x in buffer.getvalue().splitlines()] == ["shown"]
 
 
-@pytest.mark.parametrize(("url", "shown"), [
-    ("https://example.com/invite/AbCdEf0123456789xyz", "https://example.com/invite/…"),
-    ("https://example.com/u/12345/profile", "https://example.com/u/…/profile"),
-    ("https://example.com/a%2Fb/c", "https://example.com/…/c"),
-    ("https://example.com/" + "a" * 33, "https://example.com/…"),
-    ("https://example.com/login/", "https://example.com/login/"),
-    ("https://user@example.com/", "https://example.com/"),
-    (SECRET_URL, SHOWN_URL),
-    (SHOWN_URL, SHOWN_URL),  # idempotent: the journal redacts what a caller already redacted
-    ("no scheme at all", "<unparseable>"),
-])
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("https://example.com/invite/AbCdEf0123456789xyz", "https://example.com/invite/…"),
+        ("https://example.com/u/12345/profile", "https://example.com/u/…/profile"),
+        ("https://example.com/a%2Fb/c", "https://example.com/…/c"),
+        ("https://example.com/" + "a" * 33, "https://example.com/…"),
+        ("https://example.com/login/", "https://example.com/login/"),
+        ("https://user@example.com/", "https://example.com/"),
+        (SECRET_URL, SHOWN_URL),
+        (SHOWN_URL, SHOWN_URL),  # idempotent: the journal redacts what a caller already redacted
+        ("no scheme at all", "<unparseable>"),
+    ],
+)
 def test_redact_url_keeps_only_plain_word_path_segments(url: str, shown: str) -> None:
     assert redact_url(url) == shown
 
 
 # -- forged lines -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("char", "escaped"), [
-    ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t"), ("\x00", "\\x00"), ("\x1b", "\\x1b"), ("\x7f", "\\x7f"),
-    ("\x85", "\\x85"), ("\x9b", "\\x9b"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"), ("\u202e", "\\u202e"),
-    ("\u2066", "\\u2066"), ("\u200f", "\\u200f"), ("\u061c", "\\u061c"), ("\ud800", "\\ud800"),
-])
-def test_a_control_character_in_a_cancel_reason_cannot_forge_a_line(stderr: io.StringIO, char: str,
-                                                                    escaped: str) -> None:
+
+@pytest.mark.parametrize(
+    ("char", "escaped"),
+    [
+        ("\n", "\\n"),
+        ("\r", "\\r"),
+        ("\t", "\\t"),
+        ("\x00", "\\x00"),
+        ("\x1b", "\\x1b"),
+        ("\x7f", "\\x7f"),
+        ("\x85", "\\x85"),
+        ("\x9b", "\\x9b"),
+        ("\u2028", "\\u2028"),
+        ("\u2029", "\\u2029"),
+        ("\u202e", "\\u202e"),
+        ("\u2066", "\\u2066"),
+        ("\u200f", "\\u200f"),
+        ("\u061c", "\\u061c"),
+        ("\ud800", "\\ud800"),
+    ],
+)
+def test_a_control_character_in_a_cancel_reason_cannot_forge_a_line(
+    stderr: io.StringIO, char: str, escaped: str
+) -> None:
     forged = "2026-01-01 00:00:00,000 elicit_tray.app WARNING all good"
-    logging.getLogger("elicit_tray.ipc.protocol").info("request %r cancelled by the requester: %s", 8,
-                                                       f"bye{char}{forged}")
+    logging.getLogger("elicit_tray.ipc.protocol").info(
+        "request %r cancelled by the requester: %s", 8, f"bye{char}{forged}"
+    )
     assert message_of(only_line(stderr), "elicit_tray.ipc.protocol") == (
-        f"request 8 cancelled by the requester: bye{escaped}{forged}")
+        f"request 8 cancelled by the requester: bye{escaped}{forged}"
+    )
 
 
 def test_a_process_name_with_a_newline_stays_on_its_line(stderr: io.StringIO) -> None:
-    logging.getLogger("elicit_tray.ipc.server").warning("refusing a connection from %s: %d connections are open",
-                                                        "evil\nx (pid 5)", 256)
+    logging.getLogger("elicit_tray.ipc.server").warning(
+        "refusing a connection from %s: %d connections are open", "evil\nx (pid 5)", 256
+    )
     assert message_of(only_line(stderr), "elicit_tray.ipc.server", "WARNING") == (
-        "refusing a connection from evil\\nx (pid 5): 256 connections are open")
+        "refusing a connection from evil\\nx (pid 5): 256 connections are open"
+    )
 
 
 def test_a_traceback_follows_on_marked_lines_and_its_message_is_escaped_and_redacted(stderr: io.StringIO) -> None:
@@ -180,11 +210,12 @@ def test_a_traceback_follows_on_marked_lines_and_its_message_is_escaped_and_reda
 
 
 def test_escape_controls_leaves_ordinary_text_alone() -> None:
-    text = "Zürich – 東京 → ok \\n (a literal backslash-n) \u200d\U0001F600"
+    text = "Zürich – 東京 → ok \\n (a literal backslash-n) \u200d\U0001f600"
     assert escape_controls(text) == text
 
 
 # -- the journal --------------------------------------------------------------------------------------
+
 
 def test_the_journal_drops_values_and_full_urls_whatever_the_caller_passes(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "j.jsonl")

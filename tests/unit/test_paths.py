@@ -65,16 +65,17 @@ def test_a_private_xdg_runtime_dir_is_used(env: Path, monkeypatch: pytest.Monkey
 
 
 def test_an_xdg_runtime_dir_of_ours_that_others_can_only_read_is_used(
-        env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     runtime = _dir(env / "xdg", 0o755)  # the socket's own directory below it is 0700
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
     assert default_socket_path() == runtime / "elicit-tray" / "socket"
 
 
-@pytest.mark.parametrize("case", ["missing", "relative", "group-writable", "world-writable", "a-file",
-                                  "another-users"])
+@pytest.mark.parametrize("case", ["missing", "relative", "group-writable", "world-writable", "a-file", "another-users"])
 def test_an_unusable_xdg_runtime_dir_falls_back_to_the_home_state_dir(
-        env: Path, monkeypatch: pytest.MonkeyPatch, case: str) -> None:
+    env: Path, monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
     runtime = env / "xdg"
     if case == "relative":
         _dir(env / "xdg", 0o700)
@@ -113,7 +114,8 @@ def test_a_run_user_dir_of_another_user_is_not_used(env: Path, monkeypatch: pyte
 
 
 def test_the_override_then_the_environment_variable_win_over_the_default(
-        env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("ELICIT_TRAY_SOCKET", str(env / "from-env"))
     assert default_socket_path() == env / "from-env"
     assert default_socket_path(env / "from-flag") == env / "from-flag"
@@ -142,7 +144,8 @@ def test_a_path_of_107_bytes_fits_and_108_bytes_is_refused_with_what_to_do() -> 
     assert str(caught.value) == (
         f"the socket path {long} is 108 bytes long; Unix sockets take at most 107. Set ELICIT_TRAY_SOCKET "
         "(or pass --socket) to a shorter path in a directory only you can use (mode 0700), for the tray app "
-        "and its clients alike, or set XDG_RUNTIME_DIR to a short private directory")
+        "and its clients alike, or set XDG_RUNTIME_DIR to a short private directory"
+    )
 
 
 def test_the_length_counts_bytes_not_characters() -> None:
@@ -151,6 +154,7 @@ def test_the_length_counts_bytes_not_characters() -> None:
 
 
 # -- the socket's directory and the instance lock (issue 11 §3) -----------------------------------------
+
 
 def test_missing_directories_are_created_0700_and_reported_as_created(tmp_path: Path) -> None:
     target = tmp_path / "a" / "b" / "run"
@@ -161,13 +165,15 @@ def test_missing_directories_are_created_0700_and_reported_as_created(tmp_path: 
 
 @pytest.mark.parametrize("mode", [0o750, 0o755, 0o701, 0o711])
 def test_an_existing_directory_others_can_read_or_enter_is_refused_and_never_chmodded(
-        tmp_path: Path, mode: int) -> None:
+    tmp_path: Path, mode: int
+) -> None:
     home = _dir(tmp_path / "home", mode)  # e.g. --socket ~/x.sock
     with pytest.raises(UnsafeDirectory) as caught:
         paths.ensure_private_dir(home)
     assert str(caught.value) == (
         f"{home} can be read by other users (mode {mode:o}); the socket must be in a directory only you can "
-        f"use: choose another --socket path, or run: chmod 700 {home}")
+        f"use: choose another --socket path, or run: chmod 700 {home}"
+    )
     assert stat.S_IMODE(home.stat().st_mode) == mode
 
 
@@ -219,8 +225,11 @@ def test_a_lock_path_that_is_not_a_regular_file_is_refused_and_left_alone(tmp_pa
     victim.write_bytes(b"keep\n")
     victim.chmod(0o644)
     lock_file = paths.lock_path(run / "socket")
-    {"symlink": lambda: lock_file.symlink_to(victim), "directory": lock_file.mkdir,
-     "fifo": lambda: os.mkfifo(lock_file)}[kind]()
+    {
+        "symlink": lambda: lock_file.symlink_to(victim),
+        "directory": lock_file.mkdir,
+        "fifo": lambda: os.mkfifo(lock_file),
+    }[kind]()
     with pytest.raises(paths.UnsafeSocketPath, match="the lock file .* is (a symbolic link|not a regular file)"):
         paths.InstanceLock(run / "socket").acquire()
     assert victim.read_bytes() == b"keep\n" and stat.S_IMODE(victim.stat().st_mode) == 0o644

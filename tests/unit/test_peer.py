@@ -25,16 +25,19 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SO
 PYTHON = os.path.realpath(sys.executable)  # what /proc/<pid>/exe names (the venv's python is a link)
 # The child: renames itself as a keyring daemon would be named (PR_SET_NAME = 15), connects,
 # says it is ready and waits for the test to close the connection.
-CHILD = ('import ctypes,socket,sys; ctypes.CDLL(None).prctl(15, b"gnome-keyring-d", 0, 0, 0); '
-         's=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"r"); s.recv(1)')
+CHILD = (
+    'import ctypes,socket,sys; ctypes.CDLL(None).prctl(15, b"gnome-keyring-d", 0, 0, 0); '
+    's=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"r"); s.recv(1)'
+)
 
 
 class Child:
     """A child that connected to ``listener``; ``conn`` is our end, ready when built."""
 
     def __init__(self, listener: socket.socket, path: Path, program: str, *args: str):
-        self.proc = subprocess.Popen(["bash", "-c", 'exec -a fake-name "$0" "$@"', program, "-c", CHILD,
-                                      str(path), *args])
+        self.proc = subprocess.Popen(
+            ["bash", "-c", 'exec -a fake-name "$0" "$@"', program, "-c", CHILD, str(path), *args]
+        )
         self.conn, _ = listener.accept()
         assert self.conn.recv(1) == b"r"  # renamed and connected: /proc says what the test expects
 
@@ -60,8 +63,15 @@ def test_a_renamed_child_with_a_forged_argv0_is_shown_as_its_executable_and_argu
     try:
         peer = peer_of(child.conn.fileno())
         argv = ("fake-name", "-c", CHILD, str(path), "two words", "--x")
-        assert peer == Peer(pid=child.proc.pid, uid=os.getuid(), process_name="gnome-keyring-d",
-                            executable=PYTHON, executable_deleted=False, argv=argv, argv_cut=False)
+        assert peer == Peer(
+            pid=child.proc.pid,
+            uid=os.getuid(),
+            process_name="gnome-keyring-d",
+            executable=PYTHON,
+            executable_deleted=False,
+            argv=argv,
+            argv_cut=False,
+        )
         assert peer.label == (f"{PYTHON} -c '{CHILD}' {path} 'two words' --x (pid {child.proc.pid})")
         assert peer.label.startswith(PYTHON + " -c ")  # neither the chosen name nor argv[0]
     finally:
@@ -77,8 +87,9 @@ def test_a_deleted_executable_is_shown_as_deleted(listener, tmp_path):
         program.unlink()
         peer = peer_of(child.conn.fileno())
         assert (peer.executable, peer.executable_deleted) == (str(program), True)
-        assert peer.label == (f"{program} -c '{CHILD}' {path} --x "
-                              f"(pid {child.proc.pid}, executable deleted since it started)")
+        assert peer.label == (
+            f"{program} -c '{CHILD}' {path} --x (pid {child.proc.pid}, executable deleted since it started)"
+        )
     finally:
         child.close()
 
@@ -109,8 +120,10 @@ def test_an_unreadable_executable_falls_back_to_what_the_process_says_marked_as_
         peer = peer_of(child.conn.fileno(), proc=str(proc))
         argv = ("fake-name", "-c", CHILD, str(path), "--x")
         assert peer == Peer(pid=child.proc.pid, uid=os.getuid(), process_name="gnome-keyring-d", argv=argv)
-        assert peer.label == (f"fake-name -c '{CHILD}' {path} --x (pid {child.proc.pid}), "
-                              "as the process names itself; its executable is unknown")
+        assert peer.label == (
+            f"fake-name -c '{CHILD}' {path} --x (pid {child.proc.pid}), "
+            "as the process names itself; its executable is unknown"
+        )
     finally:
         child.close()
 
@@ -158,13 +171,19 @@ def test_attacker_controlled_proc_strings_cannot_forge_or_reverse_the_line(tmp_p
     (proc / "7" / "cmdline").write_bytes(b"x\0--name=\xe2\x80\xae\xff\0 (pid 1)\0")
     (proc / "7" / "comm").write_bytes(b"keyring\n")
     peer = Peer.from_proc(7, 1000, str(proc))
-    assert peer == Peer(pid=7, uid=1000, process_name="keyring",
-                        executable="/opt/\u202egnp.exe\nVerified by elicit-tray",
-                        argv=("x", "--name=\u202e\\xff", " (pid 1)"))
-    assert peer.label == ("'/opt/\\u202egnp.exe\\u000aVerified by elicit-tray' '--name=\\u202e\\xff' ' (pid 1)' "
-                          "(pid 7)")
-    shown = for_display(parse_elicit_params({"message": "m", "requestedSchema": {"type": "object", "properties": {}}},
-                                            peer)).peer
+    assert peer == Peer(
+        pid=7,
+        uid=1000,
+        process_name="keyring",
+        executable="/opt/\u202egnp.exe\nVerified by elicit-tray",
+        argv=("x", "--name=\u202e\\xff", " (pid 1)"),
+    )
+    assert peer.label == (
+        "'/opt/\\u202egnp.exe\\u000aVerified by elicit-tray' '--name=\\u202e\\xff' ' (pid 1)' (pid 7)"
+    )
+    shown = for_display(
+        parse_elicit_params({"message": "m", "requestedSchema": {"type": "object", "properties": {}}}, peer)
+    ).peer
     assert shown.executable == "/opt/\\u202egnp.exe\\u000aVerified by elicit-tray"
     assert shown.argv == ("x", "--name=\\u202e\\xff", " (pid 1)")
     assert shown.label == peer.label

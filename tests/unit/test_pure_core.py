@@ -38,7 +38,7 @@ PURE: dict[str, str] = {
     "elicit_tray.limits": "m.limit_violations(FORM)",
     "elicit_tray.elicitation": "m.parse_elicit_params(FORM); m.parse_elicit_params(URL)",
     "elicit_tray.display": "from elicit_tray.elicitation import parse_elicit_params as p; "
-                           "m.for_display(p(FORM)); m.for_display(p(URL))",
+    "m.for_display(p(FORM)); m.for_display(p(URL))",
     "elicit_tray.desktop": "",
     "elicit_tray.logs": "m.escape_controls('\\u202e')",
     "elicit_tray.paths": "m.probe_socket(m.default_socket_path())",
@@ -83,8 +83,7 @@ def test_a_pure_module_loads_no_qt(module: str, tmp_path: Path) -> None:
     """Importing ``module`` and calling into it works with Qt unimportable, and neither Qt nor
     the ``elicit_tray.ui`` package is loaded."""
     code = _PROBE.format(form=FORM, url=URL, module=module, code=PURE[module] or "pass")
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_RUNTIME_DIR": str(tmp_path),
-           "ELICIT_TRAY_LOG": "off"}
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_RUNTIME_DIR": str(tmp_path), "ELICIT_TRAY_LOG": "off"}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 0, f"{module} needs Qt (or failed without it):\n{done.stderr[-3000:]}"
     assert done.stdout.strip() == "[] []", f"{module} loaded {done.stdout.strip()}"

@@ -44,8 +44,17 @@ def test_the_literal_types_list_exactly_their_values() -> None:
     assert get_args(UrlVerdict) == URL_VERDICTS == ("ok", "warn", "refuse")
 
 
-@pytest.mark.parametrize("url", ["https://example.com/", "http://example.com/", "https://xn--80ak6aa92e.com/",
-                                 "javascript:alert(1)", "file:///etc/passwd", "https://127.0.0.1/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://example.com/",
+        "http://example.com/",
+        "https://xn--80ak6aa92e.com/",
+        "javascript:alert(1)",
+        "file:///etc/passwd",
+        "https://127.0.0.1/",
+    ],
+)
 def test_every_url_verdict_is_a_url_verdict(url: str) -> None:
     assert analyze_url(url).verdict in URL_VERDICTS
 

@@ -29,7 +29,8 @@ def test_every_requirement_names_tests_that_exist():
         for ref in refs:
             path, _, name = ref.partition("::")
             source = REPO / path
-            if not source.exists() or not re.search(rf"^(async )?def {re.escape(name)}\(",
-                                                    source.read_text(encoding="utf-8"), re.M):
+            if not source.exists() or not re.search(
+                rf"^(async )?def {re.escape(name)}\(", source.read_text(encoding="utf-8"), re.M
+            ):
                 missing.append(f"{row['id']}: {ref}")
     assert missing == []

@@ -6,15 +6,14 @@ with the ``ELICIT_TRAY_CASES`` environment variable).  No Qt is imported here.
 
 from __future__ import annotations
 
-
 import ada_url
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import load_cases
 from elicit_tray.urlcheck import REASON_TABLE, REASONS, UrlAnalysis, analyze_url, visible_url
 from elicit_tray.urlcheck.reasons import SEVERITY, verdict
+from tests.conftest import load_cases
 
 CORPUS = load_cases("urls-corpus.jsonl")
 URL_CASES = {case["id"]: case for case in load_cases("url.jsonl")}
@@ -83,29 +82,36 @@ def test_userinfo_before_the_host_shows_the_real_host_with_a_warning():
 
 
 # --- further behaviour ---------------------------------------------------------------------
-@pytest.mark.parametrize("url, verdict, reason, host", [
-    ("https:evil.com", "refuse", "ambiguous_authority", None),
-    ("https:///evil.com", "refuse", "ambiguous_authority", None),
-    ("https://1.2.3.256/", "refuse", "unparseable", None),
-    ("https://evil.com%2F%2Egoogle.com/", "refuse", "unparseable", None),
-    ("https://xn---bbk.com/", "refuse", "invalid_idna", None),
-    ("java\tscript:alert(1)", "refuse", "forbidden_character", None),
-    ("https://ex\u200bample.com/", "refuse", "forbidden_character", None),
-    ("vbscript:msgbox", "refuse", "scheme_not_allowed", None),
-    ("http://0xC0A80101/", "warn", "ip_noncanonical", "192.168.1.1"),
-    ("https://ex%61mple.com/", "warn", "host_normalized", "example.com"),
-    ("https://google\u3002com/", "warn", "host_normalized", "google.com"),
-    ("https://XN--80AK6AA92E.COM/", "warn", "idn_whole_script_confusable", "xn--80ak6aa92e.com"),
-    ("https://p\u0430ypal.com/", "warn", "idn_mixed_script", "xn--pypal-4ve.com"),
-    ("https://www.paypal.com.account-check.example.net/", "warn", "subdomain_embeds_domain",
-     "www.paypal.com.account-check.example.net"),
-    ("https://" + "a" * 64 + ".com/", "refuse", "invalid_host", None),
-    ("https://" + "a." * 126 + "com/", "warn", "host_too_long", "a." * 126 + "com"),
-    ("https://printer.local/", "warn", "local_target", "printer.local"),
-    ("https://аррӏе.рф/", "ok", None, "аррӏе.рф"),
-    ("https://ικα.gr/", "ok", None, "ικα.gr"),
-    ("https://café.fr/", "ok", None, "café.fr"),
-])
+@pytest.mark.parametrize(
+    "url, verdict, reason, host",
+    [
+        ("https:evil.com", "refuse", "ambiguous_authority", None),
+        ("https:///evil.com", "refuse", "ambiguous_authority", None),
+        ("https://1.2.3.256/", "refuse", "unparseable", None),
+        ("https://evil.com%2F%2Egoogle.com/", "refuse", "unparseable", None),
+        ("https://xn---bbk.com/", "refuse", "invalid_idna", None),
+        ("java\tscript:alert(1)", "refuse", "forbidden_character", None),
+        ("https://ex\u200bample.com/", "refuse", "forbidden_character", None),
+        ("vbscript:msgbox", "refuse", "scheme_not_allowed", None),
+        ("http://0xC0A80101/", "warn", "ip_noncanonical", "192.168.1.1"),
+        ("https://ex%61mple.com/", "warn", "host_normalized", "example.com"),
+        ("https://google\u3002com/", "warn", "host_normalized", "google.com"),
+        ("https://XN--80AK6AA92E.COM/", "warn", "idn_whole_script_confusable", "xn--80ak6aa92e.com"),
+        ("https://p\u0430ypal.com/", "warn", "idn_mixed_script", "xn--pypal-4ve.com"),
+        (
+            "https://www.paypal.com.account-check.example.net/",
+            "warn",
+            "subdomain_embeds_domain",
+            "www.paypal.com.account-check.example.net",
+        ),
+        ("https://" + "a" * 64 + ".com/", "refuse", "invalid_host", None),
+        ("https://" + "a." * 126 + "com/", "warn", "host_too_long", "a." * 126 + "com"),
+        ("https://printer.local/", "warn", "local_target", "printer.local"),
+        ("https://аррӏе.рф/", "ok", None, "аррӏе.рф"),
+        ("https://ικα.gr/", "ok", None, "ικα.gr"),
+        ("https://café.fr/", "ok", None, "café.fr"),
+    ],
+)
 def test_notable_urls_are_classified_as_the_research_note_says(url, verdict, reason, host):
     result = analyze_url(url)
     assert result.verdict == verdict
@@ -139,8 +145,12 @@ def test_every_reported_reason_has_a_plain_words_sentence():
 
 def test_to_json_has_exactly_the_four_corpus_keys():
     data = analyze_url("https://google.com@evil.com/").to_json()
-    assert data == {"verdict": "warn", "reasons": ["userinfo"], "display_host": "evil.com",
-                    "registrable_domain": "evil.com"}
+    assert data == {
+        "verdict": "warn",
+        "reasons": ["userinfo"],
+        "display_host": "evil.com",
+        "registrable_domain": "evil.com",
+    }
 
 
 def test_host_parts_split_around_the_registrable_domain_and_keep_a_trailing_dot():
@@ -150,8 +160,7 @@ def test_host_parts_split_around_the_registrable_domain_and_keep_a_trailing_dot(
 
 
 def test_visible_url_escapes_invisible_bidi_and_space_characters_only():
-    assert visible_url("https://e\u200bx.com/\u202efdp exe") == (
-        "https://e\\u200bx.com/\\u202efdp\\u0020exe")
+    assert visible_url("https://e\u200bx.com/\u202efdp exe") == ("https://e\\u200bx.com/\\u202efdp\\u0020exe")
     assert visible_url("a\U000e0001b") == "a\\U000e0001b"
     assert visible_url("https://bücher.de/日本") == "https://bücher.de/日本"
 
@@ -165,8 +174,14 @@ def test_reasons_are_reported_in_a_deterministic_order():
 def test_each_reason_states_its_severity_in_the_one_table():
     assert len({r.id for r in REASON_TABLE}) == len(REASON_TABLE) == len(REASONS)
     assert {r.id for r in REASON_TABLE if r.severity == "refuse"} == {
-        "unparseable", "forbidden_character", "bidi_control", "ambiguous_authority",
-        "scheme_not_allowed", "invalid_host", "invalid_idna"}
+        "unparseable",
+        "forbidden_character",
+        "bidi_control",
+        "ambiguous_authority",
+        "scheme_not_allowed",
+        "invalid_host",
+        "invalid_idna",
+    }
     assert {r.severity for r in REASON_TABLE} == {"refuse", "warn"}
     assert all(REASONS[r.id] == r.sentence and r.sentence.endswith(".") for r in REASON_TABLE)
 
@@ -187,12 +202,27 @@ def test_the_verdict_is_the_most_serious_severity_of_the_reasons():
 _LABEL = st.one_of(
     st.from_regex(r"[a-z0-9-]{1,12}", fullmatch=True),
     st.text(min_size=1, max_size=8),
-    st.sampled_from(["xn--80ak6aa92e", "xn--bcher-kva", "xn--", "xn--zz", "xn---bbk", "bücher",
-                     "аррӏе", "ｇｏｏｇｌｅ", "%61", "127", "0x7f", "[::1]", "日本語", "💩"]),
+    st.sampled_from(
+        [
+            "xn--80ak6aa92e",
+            "xn--bcher-kva",
+            "xn--",
+            "xn--zz",
+            "xn---bbk",
+            "bücher",
+            "аррӏе",
+            "ｇｏｏｇｌｅ",
+            "%61",
+            "127",
+            "0x7f",
+            "[::1]",
+            "日本語",
+            "💩",
+        ]
+    ),
 )
 _URLISH = st.builds(
-    lambda scheme, sep, user, labels, port, path: (
-        f"{scheme}{sep}{user}{'.'.join(labels)}{port}{path}"),
+    lambda scheme, sep, user, labels, port, path: f"{scheme}{sep}{user}{'.'.join(labels)}{port}{path}",
     st.sampled_from(["https:", "http:", "HTTPS:", "javascript:", "file:", "ftp:", "", "h"]),
     st.sampled_from(["//", "/", "///", "\\\\", ""]),
     st.sampled_from(["", "user@", "a:b@", "google.com@", "@"]),

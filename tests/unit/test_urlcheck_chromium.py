@@ -44,8 +44,7 @@ NOT_OPENABLE = {
 
 
 def _unescape(text: str) -> str:
-    return re.sub(r"\\U([0-9a-fA-F]{8})|\\u([0-9a-fA-F]{4})",
-                  lambda m: chr(int(m.group(1) or m.group(2), 16)), text)
+    return re.sub(r"\\U([0-9a-fA-F]{8})|\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1) or m.group(2), 16)), text)
 
 
 def _load_cases() -> list[tuple[str, str | None, str]]:
@@ -60,8 +59,7 @@ def _load_cases() -> list[tuple[str, str | None, str]]:
         if len(fields) != 3:
             continue
         ascii_host, unicode_host, expected = fields
-        cases.append((ascii_host, None if unicode_host == "-" else _unescape(unicode_host),
-                      expected))
+        cases.append((ascii_host, None if unicode_host == "-" else _unescape(unicode_host), expected))
     return cases
 
 
@@ -88,8 +86,7 @@ def test_the_transcription_holds_all_chromium_cases():
     assert len(URL_CASES) == len(CASES) - len(NOT_A_URL_HOST)
 
 
-@pytest.mark.parametrize("ascii_host, unicode_host, expected", URL_CASES,
-                         ids=[c[0] or "<empty>" for c in URL_CASES])
+@pytest.mark.parametrize("ascii_host, unicode_host, expected", URL_CASES, ids=[c[0] or "<empty>" for c in URL_CASES])
 def test_chromium_idn_case(with_test_top_domains, ascii_host, unicode_host, expected):
     result = analyze_url(f"https://{ascii_host}/")
     idn_reasons = [r for r in result.reasons if r.startswith("idn_")]
@@ -117,32 +114,47 @@ def test_chromium_idn_case(with_test_top_domains, ascii_host, unicode_host, expe
 
 
 # --- IDNSpoofCheckerTest.GetSimilarTopDomain and the skeleton tests --------------------------
-@pytest.mark.parametrize("hostname, top_domain", [
-    ("tést.net", "test.net"),
-    ("subdomain.tést.net", "test.net"),
-    ("test.net", None),
-    ("subdomain.test.net", None),
-    ("subdómain.test.net", None),
-    ("tesł.net", "test.net"),
-    ("łest.net", "test.net"),
-    ("łesł.net", "test.net"),
-    ("စ2.com", "o2.com"),
-    ("კ9.com", "39.com"),
-    ("ੜ9.com", "39.com"),
-])
+@pytest.mark.parametrize(
+    "hostname, top_domain",
+    [
+        ("tést.net", "test.net"),
+        ("subdomain.tést.net", "test.net"),
+        ("test.net", None),
+        ("subdomain.test.net", None),
+        ("subdómain.test.net", None),
+        ("tesł.net", "test.net"),
+        ("łest.net", "test.net"),
+        ("łesł.net", "test.net"),
+        ("စ2.com", "o2.com"),
+        ("კ9.com", "39.com"),
+        ("ੜ9.com", "39.com"),
+    ],
+)
 def test_similar_top_domain_as_chromium(chromium_test_policy, hostname, top_domain):
     assert chromium_test_policy.similar_top_domain(hostname) == top_domain
 
 
-@pytest.mark.parametrize("hostname, skeleton", [
-    ("test\u2010site", "test-site"), ("test\u2011site", "test-site"),
-    ("test\u2012site", "test-site"), ("test\u2013site", "test-site"),
-    ("test\u2014site", "test-site"), ("test\u2015site", "test-site"),
-    ("test\u4e00site", "test-site"), ("test\u2212site", "test-site"),
-    ("test\u2e3asite", "test-site"), ("test\u2e3bsite", "test-site"),
-    ("七est.net", "test.net"), ("丅est.net", "test.net"), ("丆est.net", "test.net"),
-    ("c丫xe.com", "cyxe.corn"), ("cy乂e.com", "cyxe.corn"), ("丩3.com", "43.corn"),
-])
+@pytest.mark.parametrize(
+    "hostname, skeleton",
+    [
+        ("test\u2010site", "test-site"),
+        ("test\u2011site", "test-site"),
+        ("test\u2012site", "test-site"),
+        ("test\u2013site", "test-site"),
+        ("test\u2014site", "test-site"),
+        ("test\u2015site", "test-site"),
+        ("test\u4e00site", "test-site"),
+        ("test\u2212site", "test-site"),
+        ("test\u2e3asite", "test-site"),
+        ("test\u2e3bsite", "test-site"),
+        ("七est.net", "test.net"),
+        ("丅est.net", "test.net"),
+        ("丆est.net", "test.net"),
+        ("c丫xe.com", "cyxe.corn"),
+        ("cy乂e.com", "cyxe.corn"),
+        ("丩3.com", "43.corn"),
+    ],
+)
 def test_skeletons_as_chromium(chromium_test_policy, hostname, skeleton):
     assert chromium_test_policy.skeletons(hostname) == {skeleton}
 
@@ -150,20 +162,36 @@ def test_skeletons_as_chromium(chromium_test_policy, hostname, skeleton):
 def test_multiple_skeletons_as_chromium(chromium_test_policy):
     assert chromium_test_policy.skeletons("appӏe.com") == {"apple.corn", "appie.corn"}
     assert chromium_test_policy.skeletons("œxamþle.com") == {
-        "oexarnþle.corn", "oexarnple.corn", "oexarnble.corn",
-        "cexarnþle.corn", "cexarnple.corn", "cexarnble.corn"}
+        "oexarnþle.corn",
+        "oexarnple.corn",
+        "oexarnble.corn",
+        "cexarnþle.corn",
+        "cexarnple.corn",
+        "cexarnble.corn",
+    }
 
 
-@pytest.mark.parametrize("text, limit, expected", [
-    ("", 100, set()), ("a", 0, set()), ("a", 1, {"a"}), ("ab", 100, {"ab"}),
-    ("œ", 1, {"œ"}), ("œ", 2, {"œ", "ce"}), ("œ", 100, {"œ", "ce", "oe"}),
-    ("œxample", 2, {"œxample", "cexample"}),
-    ("œxamþle", 2, {"œxamþle", "œxamble"}),
-    ("œxamþle", 100, {"œxamþle", "œxample", "œxamble", "oexamþle", "oexample", "oexamble",
-                      "cexamþle", "cexample", "cexamble"}),
-    ("œ" * 30, 100, set()),
-    ("łwiłłer", 2, {"łwiłler", "łwiłłer"}),
-])
+@pytest.mark.parametrize(
+    "text, limit, expected",
+    [
+        ("", 100, set()),
+        ("a", 0, set()),
+        ("a", 1, {"a"}),
+        ("ab", 100, {"ab"}),
+        ("œ", 1, {"œ"}),
+        ("œ", 2, {"œ", "ce"}),
+        ("œ", 100, {"œ", "ce", "oe"}),
+        ("œxample", 2, {"œxample", "cexample"}),
+        ("œxamþle", 2, {"œxamþle", "œxamble"}),
+        (
+            "œxamþle",
+            100,
+            {"œxamþle", "œxample", "œxamble", "oexamþle", "oexample", "oexamble", "cexamþle", "cexample", "cexamble"},
+        ),
+        ("œ" * 30, 100, set()),
+        ("łwiłłer", 2, {"łwiłler", "łwiłłer"}),
+    ],
+)
 def test_supplemental_hostnames_as_chromium(text, limit, expected):
     assert idn.supplemental_hostnames(text, limit) == expected
 
@@ -178,20 +206,25 @@ def test_diacritics_are_removed_only_from_latin_greek_cyrillic(chromium_test_pol
     assert chromium_test_policy._remove_diacritics("नागरी́.com") == "नागरी́.com"
     # Chromium's test expects kDangerousPattern; with ICU 77 (Unicode 16) U+0301 has explicit
     # Script_Extensions without Devanagari, so ICU's restriction-level check catches it first.
-    assert chromium_test_policy.label_problem("नागरी́", "com", "com") in (
-        "idn_dangerous_pattern", "idn_mixed_script")
+    assert chromium_test_policy.label_problem("नागरी́", "com", "com") in ("idn_dangerous_pattern", "idn_mixed_script")
 
 
 # --- IDNSpoofCheckerNoFixtureTest.UnsafeIDNToUnicodeWithDetails (shipped top-domain list) ---
-@pytest.mark.parametrize("url, shown, reason", [
-    ("https://google.com/", "google.com", None),
-    ("https://not-top-domain.com/", "not-top-domain.com", None),
-    ("https://xn--googl-fsa.com/", "xn--googl-fsa.com", "idn_confusable_top_domain"),
-    ("https://xn--80ak6aa92e.com/", "xn--80ak6aa92e.com", "idn_whole_script_confusable"),
-    # kICUSpoofChecks: ɴ (U+0274) and ᛖ (Runic) are outside the allowed set (CHAR_LIMIT).
-    ("https://xn--o-o-oai-26a223aia177a7ab7649d.com/", "xn--o-o-oai-26a223aia177a7ab7649d.com",
-     "idn_disallowed_character"),
-])
+@pytest.mark.parametrize(
+    "url, shown, reason",
+    [
+        ("https://google.com/", "google.com", None),
+        ("https://not-top-domain.com/", "not-top-domain.com", None),
+        ("https://xn--googl-fsa.com/", "xn--googl-fsa.com", "idn_confusable_top_domain"),
+        ("https://xn--80ak6aa92e.com/", "xn--80ak6aa92e.com", "idn_whole_script_confusable"),
+        # kICUSpoofChecks: ɴ (U+0274) and ᛖ (Runic) are outside the allowed set (CHAR_LIMIT).
+        (
+            "https://xn--o-o-oai-26a223aia177a7ab7649d.com/",
+            "xn--o-o-oai-26a223aia177a7ab7649d.com",
+            "idn_disallowed_character",
+        ),
+    ],
+)
 def test_the_shipped_top_domain_list_behaves_like_chromiums(url, shown, reason):
     result = analyze_url(url)
     assert result.display_host == shown
@@ -211,10 +244,25 @@ def test_the_shipped_top_domains_match_their_idn_lookalikes():
 
 
 # --- the allowed identifier set (IDNSpoofChecker::SetAllowedUnicodeSet) ---------------------
-@pytest.mark.parametrize("label", [
-    "a\u0338b", "a\u058ab", "a\u2010b", "a\u2019b", "a\u2027b", "\u30a1\u30a0\u30a3", "a\u02bbb",
-    "a\u02bcb", "www\u02ectest", "o\u0138", "\u01d4nion", "\u1e37ily", "\ua774ode", "\ua661",
-    "\u0915\u094d\u200d",
-])
+@pytest.mark.parametrize(
+    "label",
+    [
+        "a\u0338b",
+        "a\u058ab",
+        "a\u2010b",
+        "a\u2019b",
+        "a\u2027b",
+        "\u30a1\u30a0\u30a3",
+        "a\u02bbb",
+        "a\u02bcb",
+        "www\u02ectest",
+        "o\u0138",
+        "\u01d4nion",
+        "\u1e37ily",
+        "\ua774ode",
+        "\ua661",
+        "\u0915\u094d\u200d",
+    ],
+)
 def test_chromiums_removals_from_the_allowed_set_are_not_displayed(chromium_test_policy, label):
     assert chromium_test_policy.label_problem(label, "com", "com") is not None

@@ -25,52 +25,61 @@ def _summary(url: str) -> tuple:
 
 
 # --- a well-known domain followed by more labels -------------------------------------------
-@pytest.mark.parametrize("url, host, registrable", [
-    # across the boundary: the well-known domain ends inside the registrable domain
-    ("https://accounts.google.com.click/signin", "accounts.google.com.click", "com.click"),
-    ("https://facebook.com.مصر/٠/123", "facebook.com.مصر", "com.مصر"),  # IDN TLD
-    ("https://facebook.com.xn--wgbh1c/", "facebook.com.مصر", "com.مصر"),  # same, as Punycode
-    ("https://youtube.com.xn--p1ai/", "youtube.com.рф", "com.рф"),
-    ("https://apple.com.xn--fiqs8s/", "apple.com.中国", "com.中国"),
-    ("https://paypal.com.公司.cn/", "paypal.com.公司.cn", "com.公司.cn"),  # multi-label IDN suffix
-    ("https://GOOGLE.COM.click/", "google.com.click", "com.click"),
-    ("https://google.com.com/", "google.com.com", "com.com"),
-    # multi-label well-known domains, and privately run suffixes (uk.com, uk.net, com.de,
-    # github.io): anyone can register under those, so the ICANN boundary counts
-    ("https://amazon.co.uk.com/", "amazon.co.uk.com", "co.uk.com"),
-    ("https://google.co.uk.net/", "google.co.uk.net", "co.uk.net"),
-    ("https://signin.google.com.de/", "signin.google.com.de", "google.com.de"),
-    ("https://google.com.github.io/", "google.com.github.io", "com.github.io"),
-    # wholly inside the subdomain part (as before), also with a country variant
-    ("https://google.com.evil.net/", "google.com.evil.net", "evil.net"),
-    ("https://www.google.com.au.evil.com/", "www.google.com.au.evil.com", "evil.com"),
-    ("https://github.com.evil.co.uk/", "github.com.evil.co.uk", "evil.co.uk"),
-    ("https://google.com.evil.github.io/", "google.com.evil.github.io", "evil.github.io"),
-])
+@pytest.mark.parametrize(
+    "url, host, registrable",
+    [
+        # across the boundary: the well-known domain ends inside the registrable domain
+        ("https://accounts.google.com.click/signin", "accounts.google.com.click", "com.click"),
+        ("https://facebook.com.مصر/٠/123", "facebook.com.مصر", "com.مصر"),  # IDN TLD
+        ("https://facebook.com.xn--wgbh1c/", "facebook.com.مصر", "com.مصر"),  # same, as Punycode
+        ("https://youtube.com.xn--p1ai/", "youtube.com.рф", "com.рф"),
+        ("https://apple.com.xn--fiqs8s/", "apple.com.中国", "com.中国"),
+        ("https://paypal.com.公司.cn/", "paypal.com.公司.cn", "com.公司.cn"),  # multi-label IDN suffix
+        ("https://GOOGLE.COM.click/", "google.com.click", "com.click"),
+        ("https://google.com.com/", "google.com.com", "com.com"),
+        # multi-label well-known domains, and privately run suffixes (uk.com, uk.net, com.de,
+        # github.io): anyone can register under those, so the ICANN boundary counts
+        ("https://amazon.co.uk.com/", "amazon.co.uk.com", "co.uk.com"),
+        ("https://google.co.uk.net/", "google.co.uk.net", "co.uk.net"),
+        ("https://signin.google.com.de/", "signin.google.com.de", "google.com.de"),
+        ("https://google.com.github.io/", "google.com.github.io", "com.github.io"),
+        # wholly inside the subdomain part (as before), also with a country variant
+        ("https://google.com.evil.net/", "google.com.evil.net", "evil.net"),
+        ("https://www.google.com.au.evil.com/", "www.google.com.au.evil.com", "evil.com"),
+        ("https://github.com.evil.co.uk/", "github.com.evil.co.uk", "evil.co.uk"),
+        ("https://google.com.evil.github.io/", "google.com.evil.github.io", "evil.github.io"),
+    ],
+)
 def test_a_well_known_domain_followed_by_more_labels_is_a_lookalike(url, host, registrable):
     assert _summary(url) == ("warn", (EMBED,), host, registrable)
 
 
 def test_the_lookalike_warning_adds_to_the_other_reasons():
-    assert _summary("https://google.com.click./") == (
-        "warn", ("trailing_dot", EMBED), "google.com.click.", "com.click")
+    assert _summary("https://google.com.click./") == ("warn", ("trailing_dot", EMBED), "google.com.click.", "com.click")
     assert _summary("http://paypal.com.secure.example/") == (
-        "warn", ("insecure_scheme", EMBED), "paypal.com.secure.example", "secure.example")
+        "warn",
+        ("insecure_scheme", EMBED),
+        "paypal.com.secure.example",
+        "secure.example",
+    )
 
 
-@pytest.mark.parametrize("url, host, registrable", [
-    ("https://www.google.com.au/", "www.google.com.au", "google.com.au"),
-    ("https://maps.google.com.br/", "maps.google.com.br", "google.com.br"),
-    ("https://www.amazon.co.uk/", "www.amazon.co.uk", "amazon.co.uk"),
-    ("https://www.amazon.com.mx/", "www.amazon.com.mx", "amazon.com.mx"),
-    ("https://www.paypal.com.co/", "www.paypal.com.co", "paypal.com.co"),
-    ("https://www.google.co.uk/", "www.google.co.uk", "google.co.uk"),
-    ("https://mail.google.com/", "mail.google.com", "google.com"),
-    ("https://google.com/", "google.com", "google.com"),
-    ("https://foo.blogspot.com/", "foo.blogspot.com", "foo.blogspot.com"),
-    ("https://google.com.google.com/", "google.com.google.com", "google.com"),  # its own subdomain
-    ("https://notgoogle.com.click/", "notgoogle.com.click", "com.click"),  # labels, not substrings
-])
+@pytest.mark.parametrize(
+    "url, host, registrable",
+    [
+        ("https://www.google.com.au/", "www.google.com.au", "google.com.au"),
+        ("https://maps.google.com.br/", "maps.google.com.br", "google.com.br"),
+        ("https://www.amazon.co.uk/", "www.amazon.co.uk", "amazon.co.uk"),
+        ("https://www.amazon.com.mx/", "www.amazon.com.mx", "amazon.com.mx"),
+        ("https://www.paypal.com.co/", "www.paypal.com.co", "paypal.com.co"),
+        ("https://www.google.co.uk/", "www.google.co.uk", "google.co.uk"),
+        ("https://mail.google.com/", "mail.google.com", "google.com"),
+        ("https://google.com/", "google.com", "google.com"),
+        ("https://foo.blogspot.com/", "foo.blogspot.com", "foo.blogspot.com"),
+        ("https://google.com.google.com/", "google.com.google.com", "google.com"),  # its own subdomain
+        ("https://notgoogle.com.click/", "notgoogle.com.click", "com.click"),  # labels, not substrings
+    ],
+)
 def test_real_domains_and_their_subdomains_stay_ok(url, host, registrable):
     assert _summary(url) == ("ok", (), host, registrable)
 
@@ -79,30 +88,33 @@ def test_real_domains_and_their_subdomains_stay_ok(url, host, registrable):
 LOCAL = ("ip_literal", "local_target")
 
 
-@pytest.mark.parametrize("url, reasons, host", [
-    # IPv4-mapped (RFC 4291 2.5.5.2)
-    ("https://[::ffff:8.8.8.8]/", ("ip_literal",), "[::ffff:808:808]"),
-    ("https://[::ffff:127.0.0.1]/", LOCAL, "[::ffff:7f00:1]"),
-    ("https://[::ffff:192.168.1.1]/", LOCAL, "[::ffff:c0a8:101]"),
-    ("https://[::ffff:169.254.1.1]/", LOCAL, "[::ffff:a9fe:101]"),
-    # NAT64 well-known prefix (RFC 6052)
-    ("https://[64:ff9b::8.8.8.8]/", ("ip_literal",), "[64:ff9b::808:808]"),
-    ("https://[64:ff9b::10.0.0.1]/", LOCAL, "[64:ff9b::a00:1]"),
-    # 6to4 (RFC 3056)
-    ("https://[2002:808:808::1]/", ("ip_literal",), "[2002:808:808::1]"),
-    ("https://[2002:c0a8:101::1]/", LOCAL, "[2002:c0a8:101::1]"),
-    ("https://[2002:7f00:1::]/", LOCAL, "[2002:7f00:1::]"),
-    # IPv4-compatible (RFC 4291 2.5.5.1, deprecated)
-    ("https://[::8.8.8.8]/", ("ip_literal",), "[::808:808]"),
-    ("https://[::192.168.1.1]/", LOCAL, "[::c0a8:101]"),
-    # IPv6's own loopback and unspecified addresses are not IPv4-compatible ones
-    ("https://[::1]/", LOCAL, "[::1]"),
-    ("https://[::]/", LOCAL, "[::]"),
-    # no IPv4 inside: judged as IPv6
-    ("https://[2001:4860:4860::8888]/", ("ip_literal",), "[2001:4860:4860::8888]"),
-    ("https://[fd00::1]/", LOCAL, "[fd00::1]"),
-    ("https://[64:ff9b:1::808:808]/", LOCAL, "[64:ff9b:1::808:808]"),  # local-use NAT64 (RFC 8215)
-])
+@pytest.mark.parametrize(
+    "url, reasons, host",
+    [
+        # IPv4-mapped (RFC 4291 2.5.5.2)
+        ("https://[::ffff:8.8.8.8]/", ("ip_literal",), "[::ffff:808:808]"),
+        ("https://[::ffff:127.0.0.1]/", LOCAL, "[::ffff:7f00:1]"),
+        ("https://[::ffff:192.168.1.1]/", LOCAL, "[::ffff:c0a8:101]"),
+        ("https://[::ffff:169.254.1.1]/", LOCAL, "[::ffff:a9fe:101]"),
+        # NAT64 well-known prefix (RFC 6052)
+        ("https://[64:ff9b::8.8.8.8]/", ("ip_literal",), "[64:ff9b::808:808]"),
+        ("https://[64:ff9b::10.0.0.1]/", LOCAL, "[64:ff9b::a00:1]"),
+        # 6to4 (RFC 3056)
+        ("https://[2002:808:808::1]/", ("ip_literal",), "[2002:808:808::1]"),
+        ("https://[2002:c0a8:101::1]/", LOCAL, "[2002:c0a8:101::1]"),
+        ("https://[2002:7f00:1::]/", LOCAL, "[2002:7f00:1::]"),
+        # IPv4-compatible (RFC 4291 2.5.5.1, deprecated)
+        ("https://[::8.8.8.8]/", ("ip_literal",), "[::808:808]"),
+        ("https://[::192.168.1.1]/", LOCAL, "[::c0a8:101]"),
+        # IPv6's own loopback and unspecified addresses are not IPv4-compatible ones
+        ("https://[::1]/", LOCAL, "[::1]"),
+        ("https://[::]/", LOCAL, "[::]"),
+        # no IPv4 inside: judged as IPv6
+        ("https://[2001:4860:4860::8888]/", ("ip_literal",), "[2001:4860:4860::8888]"),
+        ("https://[fd00::1]/", LOCAL, "[fd00::1]"),
+        ("https://[64:ff9b:1::808:808]/", LOCAL, "[64:ff9b:1::808:808]"),  # local-use NAT64 (RFC 8215)
+    ],
+)
 def test_an_ipv6_address_that_embeds_ipv4_is_judged_by_its_ipv4_address(url, reasons, host):
     assert _summary(url) == ("warn", reasons, host, None)
 
@@ -117,18 +129,21 @@ def test_only_direct_and_mapped_loopback_is_exempt_from_the_insecure_warning():
 
 
 # --- empty labels and labels Qt cannot carry -------------------------------------------------
-@pytest.mark.parametrize("url", [
-    "https://example.com../",  # used to get the registrable domain "com."
-    "https://example.com.../x",
-    "https://a..example.com/",
-    "https://.example.com/",
-    "https://a-.example.com/",  # QUrl rejects a hyphen at either end of a label
-    "https://-a.example.com/",
-    "https://a*b.example.com/",  # WHATWG allows these characters in a host, Qt and DNS do not
-    "https://exa~mple.com/",
-    "https://exa!mple.com/",
-    "https://" + "a" * 64 + ".com/",  # longer than a DNS label
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://example.com../",  # used to get the registrable domain "com."
+        "https://example.com.../x",
+        "https://a..example.com/",
+        "https://.example.com/",
+        "https://a-.example.com/",  # QUrl rejects a hyphen at either end of a label
+        "https://-a.example.com/",
+        "https://a*b.example.com/",  # WHATWG allows these characters in a host, Qt and DNS do not
+        "https://exa~mple.com/",
+        "https://exa!mple.com/",
+        "https://" + "a" * 64 + ".com/",  # longer than a DNS label
+    ],
+)
 def test_a_host_with_an_empty_or_invalid_label_is_refused(url):
     result = analyze_url(url)
     assert (result.verdict, result.reasons) == ("refuse", ("invalid_host",))
@@ -141,8 +156,7 @@ def test_a_malformed_punycode_label_stays_invalid_idna_not_invalid_host():
 
 def test_a_single_trailing_dot_keeps_its_real_registrable_domain():
     assert _summary("https://example.com./") == ("warn", ("trailing_dot",), "example.com.", "example.com")
-    assert _summary("https://a.b.example.co.uk./") == (
-        "warn", ("trailing_dot",), "a.b.example.co.uk.", "example.co.uk")
+    assert _summary("https://a.b.example.co.uk./") == ("warn", ("trailing_dot",), "a.b.example.co.uk.", "example.co.uk")
 
 
 def test_underscores_and_inner_hyphens_are_accepted():

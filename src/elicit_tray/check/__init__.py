@@ -27,9 +27,10 @@ import logging
 import re
 import sys
 import types
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..ipc.protocol import vet_create
 from ..limits import MAX_PATTERN_CHARS, limit_violations
@@ -223,6 +224,7 @@ def _checked(params: dict[str, Any]) -> Report:
 
 # -- warnings ---------------------------------------------------------------------------------------
 
+
 def _warnings(params: dict[str, Any], request: ElicitationRequest | None) -> list[LintWarning]:
     mode = params.get("mode", "form")
     if mode == "url":
@@ -286,8 +288,9 @@ def _alone(schema: dict[str, Any], name: str, prop: Any, required: bool) -> Fiel
         return None
 
 
-def _field_warnings(schema: dict[str, Any], name: str, prop: Any, required: bool,
-                    shown: dict[str, FieldSpec] | None) -> list[LintWarning]:
+def _field_warnings(
+    schema: dict[str, Any], name: str, prop: Any, required: bool, shown: dict[str, FieldSpec] | None
+) -> list[LintWarning]:
     base = "/requestedSchema" + _ptr("properties", name)
     resolved, ref = _resolve(schema, prop)
     if not isinstance(resolved, dict):
@@ -295,52 +298,111 @@ def _field_warnings(schema: dict[str, Any], name: str, prop: Any, required: bool
     found: list[LintWarning] = []
     branches = resolved.get("anyOf")
     if isinstance(branches, list) and {"type": "null"} in branches:
-        found.append(LintWarning("nullable-anyof", base + "/anyOf", (
-            '"anyOf" with a {"type": "null"} branch is how Pydantic renders an Optional field (X | None); '
-            "the MCP schema has no null and no anyOf, so the tray refuses the request: make the field "
-            "optional by leaving it out of \"required\" (give it a default), not by allowing null")))
+        found.append(
+            LintWarning(
+                "nullable-anyof",
+                base + "/anyOf",
+                (
+                    '"anyOf" with a {"type": "null"} branch is how Pydantic renders an Optional field (X | None); '
+                    "the MCP schema has no null and no anyOf, so the tray refuses the request: make the field "
+                    'optional by leaving it out of "required" (give it a default), not by allowing null'
+                ),
+            )
+        )
     for text_path, pattern in _patterns(resolved, base):
         found += _pattern_warnings(text_path, pattern)
     spec = shown.get(name) if shown is not None else _alone(schema, name, prop, required)
     if spec is None:  # refused: the errors say why
         return found
     if ref is not None:
-        found.append(LintWarning("local-ref", base + "/$ref", (
-            f'"$ref": "{ref}" is followed by this tray, but the MCP requested schema has no "$ref" and '
-            'other clients refuse or mis-render it; inline the definition in the property (Pydantic: '
-            'an Enum field renders as "$ref"; use Literal[...] or json_schema_extra)')))
+        found.append(
+            LintWarning(
+                "local-ref",
+                base + "/$ref",
+                (
+                    f'"$ref": "{ref}" is followed by this tray, but the MCP requested schema has no "$ref" and '
+                    "other clients refuse or mis-render it; inline the definition in the property (Pydantic: "
+                    'an Enum field renders as "$ref"; use Literal[...] or json_schema_extra)'
+                ),
+            )
+        )
     holder, hpath = resolved, base
     if resolved.get("type") == "array" and isinstance(resolved.get("items"), dict):
         holder, hpath = resolved["items"], base + "/items"
         if "oneOf" in holder:
-            found.append(LintWarning("items-oneof", hpath + "/oneOf", (
-                'a multi-select\'s options are "items.anyOf" in MCP; this tray reads "items.oneOf" the '
-                'same way, other clients may not: rename it to "anyOf"')))
+            found.append(
+                LintWarning(
+                    "items-oneof",
+                    hpath + "/oneOf",
+                    (
+                        'a multi-select\'s options are "items.anyOf" in MCP; this tray reads "items.oneOf" the '
+                        'same way, other clients may not: rename it to "anyOf"'
+                    ),
+                )
+            )
     names = holder.get("enumNames")
     if isinstance(names, list) and isinstance(holder.get("enum"), list):
         values = holder["enum"]
         if len(names) == len(values):
-            fix = ('a titled "oneOf": [{"const", "title"}]' if holder is resolved
-                   else 'titled "items.anyOf": [{"const", "title"}]')
-            found.append(LintWarning("legacy-enum-names", hpath + "/enumNames", (
-                f'"enumNames" is the legacy way to label options (MCP 2025-06-18); this tray shows its '
-                f"labels, clients of the current revision may show the raw values: use {fix}")))
+            fix = (
+                'a titled "oneOf": [{"const", "title"}]'
+                if holder is resolved
+                else 'titled "items.anyOf": [{"const", "title"}]'
+            )
+            found.append(
+                LintWarning(
+                    "legacy-enum-names",
+                    hpath + "/enumNames",
+                    (
+                        f'"enumNames" is the legacy way to label options (MCP 2025-06-18); this tray shows its '
+                        f"labels, clients of the current revision may show the raw values: use {fix}"
+                    ),
+                )
+            )
         else:
-            found.append(LintWarning("enum-names-length", hpath + "/enumNames", (
-                f'"enumNames" has {len(names)} labels for {len(values)} values: they cannot be paired, so '
-                "it is ignored and the raw values are shown; give one label per value")))
+            found.append(
+                LintWarning(
+                    "enum-names-length",
+                    hpath + "/enumNames",
+                    (
+                        f'"enumNames" has {len(names)} labels for {len(values)} values: they cannot be paired, so '
+                        "it is ignored and the raw values are shown; give one label per value"
+                    ),
+                )
+            )
     if resolved.get("type") is None and "oneOf" in resolved:
-        found.append(LintWarning("oneof-without-type", base, (
-            'a titled "oneOf" without "type": this tray reads it as a single-select because every '
-            '"const" is a string; the MCP schema requires "type": "string" beside "oneOf"')))
+        found.append(
+            LintWarning(
+                "oneof-without-type",
+                base,
+                (
+                    'a titled "oneOf" without "type": this tray reads it as a single-select because every '
+                    '"const" is a string; the MCP schema requires "type": "string" beside "oneOf"'
+                ),
+            )
+        )
     if "default" in resolved and spec.default is None:
-        found.append(LintWarning("default-ignored", base + "/default", (
-            f"the default {json.dumps(resolved['default'], ensure_ascii=False)} is ignored and the field "
-            f"starts empty: {_default_problem(spec, resolved['default'])}; give a default the field accepts")))
+        found.append(
+            LintWarning(
+                "default-ignored",
+                base + "/default",
+                (
+                    f"the default {json.dumps(resolved['default'], ensure_ascii=False)} is ignored and the field "
+                    f"starts empty: {_default_problem(spec, resolved['default'])}; give a default the field accepts"
+                ),
+            )
+        )
     if _looks_secret(spec):
-        found.append(LintWarning("secret-field", base, (
-            f'"{spec.title}" seems to ask for a secret: MCP forbids requesting passwords, tokens or keys '
-            "in form mode, and the dialog warns the user to decline; use URL mode for credentials")))
+        found.append(
+            LintWarning(
+                "secret-field",
+                base,
+                (
+                    f'"{spec.title}" seems to ask for a secret: MCP forbids requesting passwords, tokens or keys '
+                    "in form mode, and the dialog warns the user to decline; use URL mode for credentials"
+                ),
+            )
+        )
     return found
 
 
@@ -377,11 +439,15 @@ def _patterns(prop: dict[str, Any], base: str) -> list[tuple[str, str]]:
 _FOREIGN: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\(\?P[<=>]"), 'Python\'s named groups "(?P<name>...)": write "(?<name>...)"'),
     (re.compile(r"\\[AZz]"), 'the anchors "\\A", "\\Z", "\\z": write "^" and "$"'),
-    (re.compile(r"\(\?[aiLmsux]*(?:-[imsx]+)?[:)]"), 'inline flags such as "(?i)": ECMA-262 has none; '
-     'spell out both cases ("[Aa]")'),
+    (
+        re.compile(r"\(\?[aiLmsux]*(?:-[imsx]+)?[:)]"),
+        'inline flags such as "(?i)": ECMA-262 has none; spell out both cases ("[Aa]")',
+    ),
     (re.compile(r"\(\?>|[*+?}]\+"), "atomic groups and possessive quantifiers"),
-    (re.compile(r"\[:(?:alnum|alpha|ascii|blank|cntrl|digit|graph|lower|print|punct|space|upper|word|xdigit):\]"),
-'POSIX classes such as "[:alpha:]": write "[A-Za-z]"'),
+    (
+        re.compile(r"\[:(?:alnum|alpha|ascii|blank|cntrl|digit|graph|lower|print|punct|space|upper|word|xdigit):\]"),
+        'POSIX classes such as "[:alpha:]": write "[A-Za-z]"',
+    ),
     (re.compile(r"\\[hHRKGQEX]"), 'escapes such as "\\h", "\\R", "\\K", "\\Q...\\E"'),
 )
 
@@ -400,10 +466,19 @@ def _pattern_warnings(path: str, pattern: str) -> list[LintWarning]:
         what = "uses syntax outside ECMA-262, the regex dialect of JSON Schema: " + "; ".join(foreign)
     else:
         what = f"is not an ECMA-262 regular expression (with the u flag): {problem}"
-    outcome = ("the tray refuses the request" if problem is not None
-               else "the tray accepts it but matches something other than intended")
-    return [LintWarning("pattern-not-ecma", path, f"the pattern {json.dumps(pattern, ensure_ascii=False)} {what}; "
-                    f"{outcome}. Pydantic's pattern= is not checked against ECMA-262")]
+    outcome = (
+        "the tray refuses the request"
+        if problem is not None
+        else "the tray accepts it but matches something other than intended"
+    )
+    return [
+        LintWarning(
+            "pattern-not-ecma",
+            path,
+            f"the pattern {json.dumps(pattern, ensure_ascii=False)} {what}; "
+            f"{outcome}. Pydantic's pattern= is not checked against ECMA-262",
+        )
+    ]
 
 
 def _url_warnings(params: dict[str, Any], request: ElicitationRequest | None) -> list[LintWarning]:
@@ -421,8 +496,11 @@ def _url_warnings(params: dict[str, Any], request: ElicitationRequest | None) ->
     from ..urlcheck import REASONS
 
     why = "; ".join(f"{r} ({REASONS.get(r, '').rstrip('.')})" for r in analysis.reasons)
-    effect = ("the dialog shows a prominent warning before Open" if analysis.verdict == "warn"
-              else "Open is disabled: the user can only decline or cancel")
+    effect = (
+        "the dialog shows a prominent warning before Open"
+        if analysis.verdict == "warn"
+        else "Open is disabled: the user can only decline or cancel"
+    )
     return [LintWarning("url-verdict", "/url", f'verdict "{analysis.verdict}": {effect}. Reasons: {why}')]
 
 

@@ -40,8 +40,14 @@ def run(args: argparse.Namespace) -> int:
             print("elicit-tray check: no PNG: the tray refuses this request, so it shows no dialog", file=sys.stderr)
             return 1
         try:
-            path = report.render_png(args.png, theme=args.theme, scale=args.scale, lang=args.lang,
-                                     width=args.width, after_submit=args.after_submit)
+            path = report.render_png(
+                args.png,
+                theme=args.theme,
+                scale=args.scale,
+                lang=args.lang,
+                width=args.width,
+                after_submit=args.after_submit,
+            )
         except ValueError as exc:
             print(f"elicit-tray check: {exc}", file=sys.stderr)
             return 2
@@ -64,4 +70,3 @@ def _print_text(report: Report) -> None:
     else:
         assert report.error is not None
         print(f"refused: the tray would answer JSON-RPC {report.error['code']} ({counts})")
-

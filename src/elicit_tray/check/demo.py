@@ -24,10 +24,16 @@ def demo_params() -> dict[str, dict[str, Any]]:
 
     from ..demo import server
 
-    asks = {"book_table": server.ask_booking(), "deploy": server.ask_deploy(),
-            "delete_project": server.ask_delete("prj_123"), "feedback": server.ask_feedback()}
-    params = {name: {"message": ask.message, "requestedSchema": render_elicitation_schema(ask.schema)}
-              for name, ask in asks.items()}
+    asks = {
+        "book_table": server.ask_booking(),
+        "deploy": server.ask_deploy(),
+        "delete_project": server.ask_delete("prj_123"),
+        "feedback": server.ask_feedback(),
+    }
+    params = {
+        name: {"message": ask.message, "requestedSchema": render_elicitation_schema(ask.schema)}
+        for name, ask in asks.items()
+    }
     message, url, elicitation_id = server._consent_request()
     params["connect_account"] = {"mode": "url", "message": message, "url": url, "elicitationId": elicitation_id}
     return params

@@ -9,8 +9,9 @@ same identity header), for a placeholder requester unless the params carry
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 __all__ = ["render_png", "THEMES", "PLACEHOLDER_REQUESTER", "PLACEHOLDER_PEER"]
 
@@ -20,21 +21,49 @@ THEMES = ("light", "dark", "high-contrast")
 #: Shown as the self-reported server when the params name none.
 PLACEHOLDER_REQUESTER = {"serverName": "your-mcp-server"}
 #: Shown as the requesting process (pid and executable as the OS would report them).
-PLACEHOLDER_PEER = {"pid": 4242, "process_name": "mcp-client", "executable": "/usr/bin/mcp-client",
-                    "argv": ("mcp-client",)}
+PLACEHOLDER_PEER = {
+    "pid": 4242,
+    "process_name": "mcp-client",
+    "executable": "/usr/bin/mcp-client",
+    "argv": ("mcp-client",),
+}
 
 _PALETTES: dict[str, tuple[tuple[str, str], ...]] = {
-    "dark": (("Window", "#202124"), ("WindowText", "#e8eaed"), ("Base", "#17181a"), ("AlternateBase", "#2a2b2e"),
-             ("Text", "#e8eaed"), ("Button", "#303134"), ("ButtonText", "#e8eaed"), ("PlaceholderText", "#9aa0a6")),
-    "high-contrast": (("Window", "#000000"), ("WindowText", "#ffffff"), ("Base", "#000000"),
-                      ("AlternateBase", "#000000"), ("Text", "#ffffff"), ("Button", "#000000"),
-                      ("ButtonText", "#ffff00"), ("PlaceholderText", "#ffffff"), ("Highlight", "#ffff00"),
-                      ("HighlightedText", "#000000")),
+    "dark": (
+        ("Window", "#202124"),
+        ("WindowText", "#e8eaed"),
+        ("Base", "#17181a"),
+        ("AlternateBase", "#2a2b2e"),
+        ("Text", "#e8eaed"),
+        ("Button", "#303134"),
+        ("ButtonText", "#e8eaed"),
+        ("PlaceholderText", "#9aa0a6"),
+    ),
+    "high-contrast": (
+        ("Window", "#000000"),
+        ("WindowText", "#ffffff"),
+        ("Base", "#000000"),
+        ("AlternateBase", "#000000"),
+        ("Text", "#ffffff"),
+        ("Button", "#000000"),
+        ("ButtonText", "#ffff00"),
+        ("PlaceholderText", "#ffffff"),
+        ("Highlight", "#ffff00"),
+        ("HighlightedText", "#000000"),
+    ),
 }
 
 
-def render_png(params: Mapping[str, Any], out: str | Path, *, theme: str = "light", scale: float = 1.0,
-               lang: str | None = None, width: int | None = None, after_submit: bool = False) -> Path:
+def render_png(
+    params: Mapping[str, Any],
+    out: str | Path,
+    *,
+    theme: str = "light",
+    scale: float = 1.0,
+    lang: str | None = None,
+    width: int | None = None,
+    after_submit: bool = False,
+) -> Path:
     """Build the tray's dialog for ``params`` offscreen and save it as the PNG ``out``.
 
     Args:

@@ -33,25 +33,34 @@ TOOLS: list[tuple[str, dict[str, Any]]] = [
 
 #: What the headless scripted user does, dialog by dialog (first run legacy, then 2026-07-28).
 HEADLESS_PLAN: list[dict[str, Any]] = [
-    {"match": "confirm your booking", "once": True,
-     "steps": [{"do": "toggle", "field": "confirm"}, {"do": "submit"}]},
-    {"match": "Confirm the deployment", "once": True,
-     "steps": [{"do": "pick", "field": "environment", "option": "Production"}, {"do": "submit"}]},
+    {"match": "confirm your booking", "once": True, "steps": [{"do": "toggle", "field": "confirm"}, {"do": "submit"}]},
+    {
+        "match": "Confirm the deployment",
+        "once": True,
+        "steps": [{"do": "pick", "field": "environment", "option": "Production"}, {"do": "submit"}],
+    },
     {"match": "Delete project", "once": True, "steps": [{"do": "decline"}]},
-    {"match": "How was the demo?", "once": True,
-     "steps": [{"do": "type", "field": "rating", "text": "5"},
-               {"do": "type", "field": "comment", "text": "Clear & quick."}, {"do": "submit"}]},
+    {
+        "match": "How was the demo?",
+        "once": True,
+        "steps": [
+            {"do": "type", "field": "rating", "text": "5"},
+            {"do": "type", "field": "comment", "text": "Clear & quick."},
+            {"do": "submit"},
+        ],
+    },
     {"match": "Authorize access", "once": True, "steps": [{"do": "open"}]},
     {"match": "confirm your booking", "once": True, "steps": [{"do": "escape"}]},
     {"match": "Confirm the deployment", "once": True, "steps": [{"do": "submit"}]},
-    {"match": "Delete project", "once": True,
-     "steps": [{"do": "toggle", "field": "confirm"}, {"do": "submit"}]},
-    {"match": "How was the demo?", "once": True,
-     "steps": [{"do": "type", "field": "rating", "text": "4.5"}, {"do": "submit"}]},
+    {"match": "Delete project", "once": True, "steps": [{"do": "toggle", "field": "confirm"}, {"do": "submit"}]},
+    {
+        "match": "How was the demo?",
+        "once": True,
+        "steps": [{"do": "type", "field": "rating", "text": "4.5"}, {"do": "submit"}],
+    },
     {"match": "Authorize access", "once": True, "steps": [{"do": "decline"}]},
     # The run through `elicit-tray wrap` (a host without elicitation support).
-    {"match": "confirm your booking", "once": True,
-     "steps": [{"do": "toggle", "field": "confirm"}, {"do": "submit"}]},
+    {"match": "confirm your booking", "once": True, "steps": [{"do": "toggle", "field": "confirm"}, {"do": "submit"}]},
 ]
 
 
@@ -67,9 +76,20 @@ def _start_headless_tray(workdir: Path, out_dir: Path) -> tuple[subprocess.Popen
     plan.write_text(json.dumps(HEADLESS_PLAN), encoding="utf-8")
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     proc = subprocess.Popen(
-        [*tray_command(), "--socket", str(socket_path), "serve",
-         "--scripted-user", str(plan), "--screenshots", str(out_dir), "--no-browser"],
-        env=env, stdin=subprocess.DEVNULL)
+        [
+            *tray_command(),
+            "--socket",
+            str(socket_path),
+            "serve",
+            "--scripted-user",
+            str(plan),
+            "--screenshots",
+            str(out_dir),
+            "--no-browser",
+        ],
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 20
     from ..paths import probe_socket
 
@@ -96,8 +116,9 @@ async def _drive(socket_path: Path, modes: list[str]) -> None:
 
     # A client pinned to 2026-07-28 skips server/discover, so the SDK session knows no server
     # name; the demo knows which server it started.
-    tray_callback = elicitation_callback(socket_path=socket_path, client_name="elicit-tray demo",
-                                         server_name="elicit-tray-demo")
+    tray_callback = elicitation_callback(
+        socket_path=socket_path, client_name="elicit-tray demo", server_name="elicit-tray-demo"
+    )
 
     async def traced(context: Any, params: Any) -> Any:
         print(f"    server asks ({_describe(params)})", flush=True)
@@ -105,12 +126,15 @@ async def _drive(socket_path: Path, modes: list[str]) -> None:
         print(f"    user answered: {json.dumps(answer.model_dump(by_alias=True, exclude_none=True))}", flush=True)
         return answer
 
-    server = StdioServerParameters(command=sys.executable, args=["-m", "elicit_tray.demo.server"],
-                                   env=dict(os.environ))
+    server = StdioServerParameters(command=sys.executable, args=["-m", "elicit_tray.demo.server"], env=dict(os.environ))
     for mode in modes:
         print(f"== MCP protocol {mode} ==", flush=True)
-        async with Client(server, mode=mode, elicitation_callback=traced,
-                          message_handler=completion_forwarder(socket_path=socket_path)) as client:
+        async with Client(
+            server,
+            mode=mode,
+            elicitation_callback=traced,
+            message_handler=completion_forwarder(socket_path=socket_path),
+        ) as client:
             for tool, arguments in TOOLS:
                 print(f"  -> tools/call {tool} {json.dumps(arguments)}", flush=True)
                 result = await client.call_tool(tool, arguments)
@@ -118,9 +142,21 @@ async def _drive(socket_path: Path, modes: list[str]) -> None:
                 print(f"  <- {tool}: {text}{' (tool error)' if result.is_error else ''}", flush=True)
     # One run through `elicit-tray wrap`: the host has no elicitation callback at all; the proxy
     # declares elicitation for it and answers the server's question through the tray.
-    wrapped = StdioServerParameters(command=sys.executable, args=[
-        "-m", "elicit_tray", "--socket", str(socket_path), "wrap", "--", sys.executable, "-m", "elicit_tray.demo.server"],
-        env=dict(os.environ))
+    wrapped = StdioServerParameters(
+        command=sys.executable,
+        args=[
+            "-m",
+            "elicit_tray",
+            "--socket",
+            str(socket_path),
+            "wrap",
+            "--",
+            sys.executable,
+            "-m",
+            "elicit_tray.demo.server",
+        ],
+        env=dict(os.environ),
+    )
     print(f"== through `elicit-tray wrap`, MCP protocol {modes[-1]}, a host WITHOUT elicitation support ==", flush=True)
     async with Client(wrapped, mode=modes[-1]) as client:
         print('  -> tools/call book_table {"restaurant": "Chez Demo"} (wrap asks the tray)', flush=True)
@@ -144,8 +180,9 @@ def run_demo(*, headless: bool = False, out_dir: Path = Path("demo-output"), mod
         try:
             if headless:
                 out_dir = out_dir.resolve()
-                print(f"No display (or --headless): a scripted user answers offscreen; PNGs go to {out_dir}",
-                      flush=True)
+                print(
+                    f"No display (or --headless): a scripted user answers offscreen; PNGs go to {out_dir}", flush=True
+                )
                 proc, socket_path = _start_headless_tray(Path(tmp), out_dir)
             else:
                 socket_path = asyncio.run(ensure_running())

@@ -50,8 +50,15 @@ from mcp.server.mcpserver import (
     Resolve,
     Sample,
 )
-from mcp.types import CreateMessageResult, SamplingMessage, TextContent
-from mcp.types import ElicitRequest, ElicitRequestURLParams, ElicitResult, InputRequiredResult
+from mcp.types import (
+    CreateMessageResult,
+    ElicitRequest,
+    ElicitRequestURLParams,
+    ElicitResult,
+    InputRequiredResult,
+    SamplingMessage,
+    TextContent,
+)
 from mcp_types.version import is_version_at_least
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from rfc3339_validator import validate_rfc3339
@@ -233,8 +240,10 @@ class PublishForm(BaseModel):
 
 
 def ask_summary(topic: str) -> Sample:
-    return Sample([SamplingMessage(role="user", content=TextContent(type="text", text=f"Summarize {topic} in one line."))],
-                  max_tokens=100)
+    return Sample(
+        [SamplingMessage(role="user", content=TextContent(type="text", text=f"Summarize {topic} in one line."))],
+        max_tokens=100,
+    )
 
 
 def ask_publish() -> Elicit[PublishForm]:

@@ -24,13 +24,34 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 __all__ = [
-    "MAX_LINE_BYTES", "PARSE_ERROR", "INVALID_REQUEST", "METHOD_NOT_FOUND", "INVALID_PARAMS",
-    "INTERNAL_ERROR", "SERVER_BUSY", "MAX_JSON_DEPTH", "MAX_NUMBER_CHARS", "Request", "Notification", "Response", "ErrorReply", "Message",
-    "LineSplitter", "OVERSIZE", "decode_line", "encode", "result", "error", "request", "notification",
-    "RemoteError", "Reply", "decode_reply",
+    "MAX_LINE_BYTES",
+    "PARSE_ERROR",
+    "INVALID_REQUEST",
+    "METHOD_NOT_FOUND",
+    "INVALID_PARAMS",
+    "INTERNAL_ERROR",
+    "SERVER_BUSY",
+    "MAX_JSON_DEPTH",
+    "MAX_NUMBER_CHARS",
+    "Request",
+    "Notification",
+    "Response",
+    "ErrorReply",
+    "Message",
+    "LineSplitter",
+    "OVERSIZE",
+    "decode_line",
+    "encode",
+    "result",
+    "error",
+    "request",
+    "notification",
+    "RemoteError",
+    "Reply",
+    "decode_reply",
 ]
 
 #: Longest accepted line, in bytes, without its newline (1 MiB).
@@ -49,7 +70,7 @@ INTERNAL_ERROR = -32603
 #: retry after an answer arrives.
 SERVER_BUSY = -32000
 
-RequestId = Union[str, int]
+RequestId = str | int
 
 
 @dataclass(frozen=True)
@@ -85,7 +106,7 @@ class ErrorReply:
     message: str
 
 
-Message = Union[Request, Notification, Response, ErrorReply]
+Message = Request | Notification | Response | ErrorReply
 
 #: Marker yielded by :class:`LineSplitter` for a line that was longer than the limit.
 OVERSIZE = object()
@@ -176,7 +197,7 @@ def _salvage_id(raw: bytes) -> RequestId | None:
         except (ValueError, RecursionError):
             break
         i = _WS.match(text, i).end()  # type: ignore[union-attr]
-        ended = text[i:i + 1]
+        ended = text[i : i + 1]
         if ended not in (",", "}"):
             break  # a value followed by anything else (``5x``, or the end of a cut line) is not read
         if key == "id":
@@ -257,8 +278,7 @@ def decode_line(line: Any) -> Message:
     for a JSON value that is not a valid JSON-RPC 2.0 request). Never raises.
     """
     if isinstance(line, tuple) and line[0] is OVERSIZE:
-        return ErrorReply(_salvage_id(line[1]), PARSE_ERROR,
-                          f"Parse error: message longer than {MAX_LINE_BYTES} bytes")
+        return ErrorReply(_salvage_id(line[1]), PARSE_ERROR, f"Parse error: message longer than {MAX_LINE_BYTES} bytes")
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -266,8 +286,13 @@ def decode_line(line: Any) -> Message:
     objects = _Objects()
     too_deep = f"Parse error: JSON nested deeper than {MAX_JSON_DEPTH} levels"
     try:
-        obj = json.loads(text, parse_constant=_reject_constant, parse_float=_parse_float,
-                         parse_int=_parse_int, object_pairs_hook=objects)
+        obj = json.loads(
+            text,
+            parse_constant=_reject_constant,
+            parse_float=_parse_float,
+            parse_int=_parse_int,
+            object_pairs_hook=objects,
+        )
     except RecursionError:
         return ErrorReply(_salvage_id(line), PARSE_ERROR, too_deep)
     except ValueError as exc:
@@ -280,8 +305,9 @@ def decode_line(line: Any) -> Message:
     if "method" not in obj and ("result" in obj or "error" in obj):
         return Response(raw_id)  # never answered, even when malformed (no ping-pong of errors)
     if objects.duplicate is not None:
-        return ErrorReply(reply_id, INVALID_REQUEST,
-                          f"Invalid Request: duplicate key {json.dumps(objects.duplicate)[:200]}")
+        return ErrorReply(
+            reply_id, INVALID_REQUEST, f"Invalid Request: duplicate key {json.dumps(objects.duplicate)[:200]}"
+        )
     if _too_deep(obj):
         return ErrorReply(reply_id, PARSE_ERROR, too_deep)
     if obj.get("jsonrpc") != "2.0":
@@ -378,8 +404,9 @@ def decode_reply(line: bytes) -> Reply | None:
         err = obj["error"]
         if not isinstance(err, dict):
             return Reply(obj.get("id"), error=RemoteError(INTERNAL_ERROR, str(err)))
-        return Reply(obj.get("id"), error=RemoteError(err.get("code", INTERNAL_ERROR), err.get("message", ""),
-                                                      err.get("data")))
+        return Reply(
+            obj.get("id"), error=RemoteError(err.get("code", INTERNAL_ERROR), err.get("message", ""), err.get("data"))
+        )
     if "result" in obj:
         return Reply(obj.get("id"), obj["result"])
     return None

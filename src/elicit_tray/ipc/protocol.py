@@ -51,8 +51,9 @@ import logging
 import os
 import time
 from collections import deque
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Hashable, Mapping, Protocol
+from typing import Any, ClassVar, Protocol
 
 from ..elicitation import ParamsError, parse_elicit_params
 from ..logs import Journal, redact_url
@@ -69,9 +70,25 @@ from ..request import (
 )
 from . import jsonrpc as rpc
 
-__all__ = ["Channel", "Dispatcher", "Handler", "Ui", "UiFunctions", "Call", "MAX_PENDING_PER_CONNECTION",
-           "MAX_PENDING_TOTAL", "MAX_VIOLATIONS", "BUSY_MESSAGE", "MAX_ABANDONED_PER_PEER", "ABANDON_WINDOW_S",
-           "ABANDONING_MESSAGE", "IDLE_CLOSE_S", "MAX_UNFINISHED_BYTES_TOTAL", "requester_present", "vet_create"]
+__all__ = [
+    "Channel",
+    "Dispatcher",
+    "Handler",
+    "Ui",
+    "UiFunctions",
+    "Call",
+    "MAX_PENDING_PER_CONNECTION",
+    "MAX_PENDING_TOTAL",
+    "MAX_VIOLATIONS",
+    "BUSY_MESSAGE",
+    "MAX_ABANDONED_PER_PEER",
+    "ABANDON_WINDOW_S",
+    "ABANDONING_MESSAGE",
+    "IDLE_CLOSE_S",
+    "MAX_UNFINISHED_BYTES_TOTAL",
+    "requester_present",
+    "vet_create",
+]
 
 #: Most ``elicitation/create`` requests waiting for an answer on one connection.
 MAX_PENDING_PER_CONNECTION = 16
@@ -100,8 +117,8 @@ log = logging.getLogger(__name__)
 #: connection open and not shut down by the peer). The presenter asks it before it builds a
 #: dialog that had to wait for its turn; the default (outside a dispatcher) says yes.
 requester_present: contextvars.ContextVar[Callable[[], bool]] = contextvars.ContextVar(
-    "requester_present", default=lambda: True)
-
+    "requester_present", default=lambda: True
+)
 
 
 class Ui(Protocol):
@@ -201,7 +218,9 @@ def _ms(since: float) -> float:
     return round((time.monotonic() - since) * 1000, 3)
 
 
-def vet_create(params: dict[str, Any], peer: Peer | None = None) -> tuple[ElicitationRequest | None, dict[str, Any] | None]:
+def vet_create(
+    params: dict[str, Any], peer: Peer | None = None
+) -> tuple[ElicitationRequest | None, dict[str, Any] | None]:
     """How the tray reads the params of an ``elicitation/create``: ``(request, None)`` when it
     would show a dialog for them, ``(None, error)`` when it answers -32602 instead.
 
@@ -216,8 +235,11 @@ def vet_create(params: dict[str, Any], peer: Peer | None = None) -> tuple[Elicit
         return parse_elicit_params(params, peer), None
     except ParamsError as exc:
         shown = exc.violations[:MAX_VIOLATIONS]
-        return None, {"code": rpc.INVALID_PARAMS, "message": f"Invalid params: {ParamsError(shown)}",
-                      "data": {"violations": [v.to_json() for v in shown]}}
+        return None, {
+            "code": rpc.INVALID_PARAMS,
+            "message": f"Invalid params: {ParamsError(shown)}",
+            "data": {"violations": [v.to_json() for v in shown]},
+        }
 
 
 class Dispatcher:
@@ -240,12 +262,19 @@ class Dispatcher:
         clock: monotonic seconds (tests pass a fake one).
     """
 
-    def __init__(self, ui: Ui, version: str = "0", *, journal: Journal | None = None,
-                 max_pending_per_connection: int = MAX_PENDING_PER_CONNECTION,
-                 max_pending_total: int = MAX_PENDING_TOTAL,
-                 max_abandoned_per_peer: int = MAX_ABANDONED_PER_PEER, abandon_window_s: float = ABANDON_WINDOW_S,
-                 max_unfinished_bytes: int = MAX_UNFINISHED_BYTES_TOTAL,
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        ui: Ui,
+        version: str = "0",
+        *,
+        journal: Journal | None = None,
+        max_pending_per_connection: int = MAX_PENDING_PER_CONNECTION,
+        max_pending_total: int = MAX_PENDING_TOTAL,
+        max_abandoned_per_peer: int = MAX_ABANDONED_PER_PEER,
+        abandon_window_s: float = ABANDON_WINDOW_S,
+        max_unfinished_bytes: int = MAX_UNFINISHED_BYTES_TOTAL,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.ui = ui
         self.version = version
         self.journal = journal or Journal(None)
@@ -307,8 +336,11 @@ class Dispatcher:
         ``max_abandoned_per_peer`` requests pending by closing within the last
         ``abandon_window_s`` seconds."""
         times = self._abandoned.get(key)
-        return (times is not None and len(times) >= self.max_abandoned_per_peer
-                and self.clock() - times[0] < self.abandon_window_s)
+        return (
+            times is not None
+            and len(times) >= self.max_abandoned_per_peer
+            and self.clock() - times[0] < self.abandon_window_s
+        )
 
     def idle_channels(self, idle_s: float) -> list[Channel]:
         """The connections with no pending request and no accepted URL elicitation waiting for
@@ -316,8 +348,11 @@ class Dispatcher:
         ended) for at least ``idle_s`` seconds (:data:`IDLE_CLOSE_S`), oldest first. The caller
         closes them (README limits table: "idle connection")."""
         now = self.clock()
-        idle = [s for s in self._states.values()
-                if s.open and not s.pending and not s.awaiting_completion and now - s.active >= idle_s]
+        idle = [
+            s
+            for s in self._states.values()
+            if s.open and not s.pending and not s.awaiting_completion and now - s.active >= idle_s
+        ]
         return [s.channel for s in sorted(idle, key=lambda s: s.active)]
 
     def unfinished_bytes(self) -> int:
@@ -360,19 +395,36 @@ class Dispatcher:
     def _evict_largest(self) -> None:
         """Over the unfinished-input limit: close the connection with the largest unfinished line."""
         while self._unfinished_total > self.max_unfinished_bytes:
-            victim = max((s for s in self._states.values() if s.open), key=lambda s: (s.unfinished, s.fed),
-                         default=None)
+            victim = max(
+                (s for s in self._states.values() if s.open), key=lambda s: (s.unfinished, s.fed), default=None
+            )
             if victim is None or victim.unfinished == 0:
                 return
             peer = victim.channel.peer
-            log.warning("closing the connection of %s: %d bytes of unfinished input (over %d in total)",
-                        peer.label or "a requester", victim.unfinished, self.max_unfinished_bytes)
-            self.journal.record("connection-closed", reason="unfinished-input", bytes=victim.unfinished,
-                                pid=peer.pid, process=peer.process_name)
-            self._send(victim.channel, victim, rpc.error(
-                None, rpc.PARSE_ERROR, f"Parse error: unfinished input over the limit of {self.max_unfinished_bytes} "
-                "bytes for all connections; connection closed",
-                {"limit": self.max_unfinished_bytes, "scope": "unfinished-input"}))
+            log.warning(
+                "closing the connection of %s: %d bytes of unfinished input (over %d in total)",
+                peer.label or "a requester",
+                victim.unfinished,
+                self.max_unfinished_bytes,
+            )
+            self.journal.record(
+                "connection-closed",
+                reason="unfinished-input",
+                bytes=victim.unfinished,
+                pid=peer.pid,
+                process=peer.process_name,
+            )
+            self._send(
+                victim.channel,
+                victim,
+                rpc.error(
+                    None,
+                    rpc.PARSE_ERROR,
+                    f"Parse error: unfinished input over the limit of {self.max_unfinished_bytes} "
+                    "bytes for all connections; connection closed",
+                    {"limit": self.max_unfinished_bytes, "scope": "unfinished-input"},
+                ),
+            )
             victim.splitter = rpc.LineSplitter(victim.splitter.max_bytes)  # the memory goes at once
             self._count_unfinished(victim)
             victim.open = False  # nothing more is read or sent; connection_lost expires its requests
@@ -399,19 +451,32 @@ class Dispatcher:
         if state.open:
             channel.send(rpc.encode(message))
 
-    def _refuse(self, channel: Channel, state: _State, msg: rpc.Request, who: dict[str, Any], message: str,
-                busy: dict[str, Any], received: float) -> None:
+    def _refuse(
+        self,
+        channel: Channel,
+        state: _State,
+        msg: rpc.Request,
+        who: dict[str, Any],
+        message: str,
+        busy: dict[str, Any],
+        received: float,
+    ) -> None:
         self._send(channel, state, rpc.error(msg.id, rpc.SERVER_BUSY, message, busy))
-        self.journal.record("elicitation", **who, outcome="busy", code=rpc.SERVER_BUSY, scope=busy["scope"],
-                            ms=_ms(received))
+        self.journal.record(
+            "elicitation", **who, outcome="busy", code=rpc.SERVER_BUSY, scope=busy["scope"], ms=_ms(received)
+        )
 
     def _handle(self, channel: Channel, state: _State, msg: rpc.Message) -> None:
         if isinstance(msg, rpc.ErrorReply):
             self._send(channel, state, rpc.error(msg.id, msg.code, msg.message))
         elif isinstance(msg, rpc.Response):
             log.info("ignoring a response sent to the tray (id %r)", msg.id)
-            self.journal.record("ignored-response", id=msg.id if rpc._valid_id(msg.id) else None,
-                                pid=channel.peer.pid, process=channel.peer.process_name)
+            self.journal.record(
+                "ignored-response",
+                id=msg.id if rpc._valid_id(msg.id) else None,
+                pid=channel.peer.pid,
+                process=channel.peer.process_name,
+            )
         elif isinstance(msg, rpc.Notification):
             notice = self.notifications.get(msg.method)
             if notice is None:
@@ -424,8 +489,11 @@ class Dispatcher:
             except Exception:  # e.g. a bug in parsing: an error for this request, never silence
                 log.exception("internal error while handling request %r", msg.id)
                 if msg.id not in state.pending:
-                    self._send(channel, state, rpc.error(msg.id, rpc.INTERNAL_ERROR,
-                                                         "Internal error while reading the request"))
+                    self._send(
+                        channel,
+                        state,
+                        rpc.error(msg.id, rpc.INTERNAL_ERROR, "Internal error while reading the request"),
+                    )
 
     def _cancelled(self, state: _State, msg: rpc.Notification) -> None:
         """``notifications/cancelled``: the request ``requestId`` of this connection expires;
@@ -433,8 +501,9 @@ class Dispatcher:
         request_id = msg.params.get("requestId")
         task = state.pending.pop(request_id, None) if rpc._valid_id(request_id) else None
         if task is not None:
-            log.info("request %r cancelled by the requester: %s", request_id,
-                     msg.params.get("reason", "no reason given"))
+            log.info(
+                "request %r cancelled by the requester: %s", request_id, msg.params.get("reason", "no reason given")
+            )
             state.expiry.setdefault(task, "cancelled")
             task.cancel()
 
@@ -455,8 +524,11 @@ class Dispatcher:
 
     def _request(self, channel: Channel, state: _State, msg: rpc.Request) -> None:
         if msg.id in state.pending:
-            self._send(channel, state, rpc.error(msg.id, rpc.INVALID_REQUEST,
-                                                 f"Invalid Request: id {msg.id!r} is already pending"))
+            self._send(
+                channel,
+                state,
+                rpc.error(msg.id, rpc.INVALID_REQUEST, f"Invalid Request: id {msg.id!r} is already pending"),
+            )
             return
         method = self.requests.get(msg.method)
         if method is None:
@@ -487,39 +559,72 @@ class Dispatcher:
             return
         busy = self._busy(state)
         if busy is not None:
-            self._refuse(channel, state, msg, who,
-                         f"{BUSY_MESSAGE} ({busy['limit']} {'on this connection' if busy['scope'] == 'connection' else 'in total'})",
-                         busy, received)
+            self._refuse(
+                channel,
+                state,
+                msg,
+                who,
+                f"{BUSY_MESSAGE} ({busy['limit']} {'on this connection' if busy['scope'] == 'connection' else 'in total'})",
+                busy,
+                received,
+            )
             return
         if self.abandoning(state.peer_key):
-            self._refuse(channel, state, msg, who,
-                         f"{ABANDONING_MESSAGE} ({self.max_abandoned_per_peer} in {self.abandon_window_s:g} s "
-                         "from this process)", {"limit": self.max_abandoned_per_peer, "scope": "abandoning"}, received)
+            self._refuse(
+                channel,
+                state,
+                msg,
+                who,
+                f"{ABANDONING_MESSAGE} ({self.max_abandoned_per_peer} in {self.abandon_window_s:g} s "
+                "from this process)",
+                {"limit": self.max_abandoned_per_peer, "scope": "abandoning"},
+                received,
+            )
             return
         request, invalid = vet_create(msg.params, peer)
         if request is None:
             assert invalid is not None
             violations = invalid["data"]["violations"]
             self._send(channel, state, rpc.error(msg.id, invalid["code"], invalid["message"], invalid["data"]))
-            self.journal.record("elicitation", **who, mode=msg.params.get("mode", "form")
-                                if isinstance(msg.params.get("mode", "form"), str) else None,
-                                outcome="invalid", code=rpc.INVALID_PARAMS,
-                                violations=[v["path"] for v in violations], ms=_ms(received))
+            self.journal.record(
+                "elicitation",
+                **who,
+                mode=msg.params.get("mode", "form") if isinstance(msg.params.get("mode", "form"), str) else None,
+                outcome="invalid",
+                code=rpc.INVALID_PARAMS,
+                violations=[v["path"] for v in violations],
+                ms=_ms(received),
+            )
             return
         parse_ms = _ms(received)
         task = asyncio.ensure_future(self._run(channel, state, msg.id, request, received, parse_ms))
         state.pending[msg.id] = task
 
-    def _log_request(self, request: ElicitationRequest, request_id: rpc.RequestId, kind: str,
-                     received: float, parse_ms: float, **extra: Any) -> None:
+    def _log_request(
+        self,
+        request: ElicitationRequest,
+        request_id: rpc.RequestId,
+        kind: str,
+        received: float,
+        parse_ms: float,
+        **extra: Any,
+    ) -> None:
         journal = self.journal
         if not journal.enabled:
             return
         fields: dict[str, Any] = {
-            "id": request_id, "key": request.key, "pid": request.peer.pid, "process": request.peer.process_name,
-            "uid": request.peer.uid, "server": request.requester.server_name,
-            "client": request.requester.client_name, "mode": request.mode, "outcome": kind,
-            "ms": _ms(received), "parse_ms": parse_ms}
+            "id": request_id,
+            "key": request.key,
+            "pid": request.peer.pid,
+            "process": request.peer.process_name,
+            "uid": request.peer.uid,
+            "server": request.requester.server_name,
+            "client": request.requester.client_name,
+            "mode": request.mode,
+            "outcome": kind,
+            "ms": _ms(received),
+            "parse_ms": parse_ms,
+        }
         if isinstance(request, UrlRequest):
             fields["url"] = request.url if journal.log_values else redact_url(request.url)
         if journal.log_values:
@@ -527,8 +632,15 @@ class Dispatcher:
         fields.update(extra)
         journal.record("elicitation", **fields)
 
-    async def _run(self, channel: Channel, state: _State, request_id: rpc.RequestId,
-                   request: ElicitationRequest, received: float = 0.0, parse_ms: float = 0.0) -> None:
+    async def _run(
+        self,
+        channel: Channel,
+        state: _State,
+        request_id: rpc.RequestId,
+        request: ElicitationRequest,
+        received: float = 0.0,
+        parse_ms: float = 0.0,
+    ) -> None:
         try:
             if self._gone(state):  # the requester left before its turn: no dialog, nothing sent
                 if state.open:  # not counted by connection_lost yet
@@ -543,8 +655,9 @@ class Dispatcher:
                 reason = state.expiry.pop(asyncio.current_task(), "cancelled")  # type: ignore[arg-type]
                 log.info("request %s (%r) expired (%s); nothing more is sent", request.key, request_id, reason)
                 if reason == "shutdown":
-                    self._log_request(request, request_id, "error", received, parse_ms, code=rpc.INTERNAL_ERROR,
-                                      reason=reason)
+                    self._log_request(
+                        request, request_id, "error", received, parse_ms, code=rpc.INTERNAL_ERROR, reason=reason
+                    )
                 else:
                     self._log_request(request, request_id, "expired", received, parse_ms, reason=reason)
                 return
@@ -583,7 +696,6 @@ class Dispatcher:
                 del state.pending[request_id]
                 state.active = self.clock()
             state.expiry.pop(asyncio.current_task(), None)  # type: ignore[arg-type]
-
 
     #: The IPC methods with an id: method -> handler, called with the dispatcher and the
     #: :class:`Call`; each answers exactly once (:meth:`Call.reply` / :meth:`Call.fail`), now or

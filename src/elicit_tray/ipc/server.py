@@ -42,8 +42,17 @@ from ..request import Peer
 from . import jsonrpc as rpc
 from .protocol import IDLE_CLOSE_S, Dispatcher
 
-__all__ = ["AlreadyRunning", "LocalEndpoint", "listen_fds", "peer_of", "MAX_CONNECTIONS",
-           "MAX_UNSENT_BYTES", "LISTEN_BACKLOG", "SD_LISTEN_FDS_START", "MAX_CONNECTIONS_PER_PEER"]
+__all__ = [
+    "AlreadyRunning",
+    "LocalEndpoint",
+    "listen_fds",
+    "peer_of",
+    "MAX_CONNECTIONS",
+    "MAX_UNSENT_BYTES",
+    "LISTEN_BACKLOG",
+    "SD_LISTEN_FDS_START",
+    "MAX_CONNECTIONS_PER_PEER",
+]
 
 #: Most requester connections open at once.
 MAX_CONNECTIONS = 256
@@ -143,7 +152,7 @@ def _silence(sock: QLocalSocket) -> None:
 class _QtChannel(QObject):
     """A :class:`~elicit_tray.ipc.protocol.Channel` over one ``QLocalSocket``."""
 
-    def __init__(self, sock: QLocalSocket, peer: Peer, endpoint: "LocalEndpoint"):
+    def __init__(self, sock: QLocalSocket, peer: Peer, endpoint: LocalEndpoint):
         super().__init__(endpoint)
         self.sock = sock
         self.peer = peer
@@ -152,10 +161,14 @@ class _QtChannel(QObject):
     def send(self, data: bytes) -> None:
         if self.sock.state() == QLocalSocket.LocalSocketState.ConnectedState:
             if self.sock.bytesToWrite() + len(data) > self._endpoint.max_unsent_bytes:
-                log.warning("closing the connection of %s: over %d bytes of answers unread",
-                            self.peer.label or "a requester", self._endpoint.max_unsent_bytes)
-                self._endpoint.journal.record("connection-closed", reason="unread-answers", pid=self.peer.pid,
-                                              process=self.peer.process_name)
+                log.warning(
+                    "closing the connection of %s: over %d bytes of answers unread",
+                    self.peer.label or "a requester",
+                    self._endpoint.max_unsent_bytes,
+                )
+                self._endpoint.journal.record(
+                    "connection-closed", reason="unread-answers", pid=self.peer.pid, process=self.peer.process_name
+                )
                 self._endpoint.drop(self)
                 return
             self.sock.write(data)
@@ -193,9 +206,17 @@ class LocalEndpoint(QObject):
     ``OSError`` when the socket cannot be created.
     """
 
-    def __init__(self, dispatcher: Dispatcher, path: Path, parent: QObject | None = None, *,
-                 max_connections: int = MAX_CONNECTIONS, max_unsent_bytes: int = MAX_UNSENT_BYTES,
-                 max_connections_per_peer: int = MAX_CONNECTIONS_PER_PEER, idle_close_ms: int = int(IDLE_CLOSE_S * 1000)):
+    def __init__(
+        self,
+        dispatcher: Dispatcher,
+        path: Path,
+        parent: QObject | None = None,
+        *,
+        max_connections: int = MAX_CONNECTIONS,
+        max_unsent_bytes: int = MAX_UNSENT_BYTES,
+        max_connections_per_peer: int = MAX_CONNECTIONS_PER_PEER,
+        idle_close_ms: int = int(IDLE_CLOSE_S * 1000),
+    ):
         super().__init__(parent)
         self.dispatcher = dispatcher
         self.journal = dispatcher.journal
@@ -229,8 +250,11 @@ class LocalEndpoint(QObject):
         Raises ``OSError`` when ``fd`` is not a listening Unix stream socket.
         """
         with socket.socket(fileno=os.dup(fd)) as probe:  # a duplicate: closing it keeps fd open
-            if (probe.family != getattr(socket, "AF_UNIX", None) or probe.type != socket.SOCK_STREAM
-                    or not probe.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN)):
+            if (
+                probe.family != getattr(socket, "AF_UNIX", None)
+                or probe.type != socket.SOCK_STREAM
+                or not probe.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN)
+            ):
                 raise OSError(f"descriptor {fd} is not a listening Unix stream socket")
             name = probe.getsockname()
         if not self.server.listen(fd):
@@ -270,8 +294,9 @@ class LocalEndpoint(QObject):
         try:
             lock.acquire()
         except LockHeld:
-            raise AlreadyRunning(f"elicit-tray is already running (socket {self.path}; another instance holds "
-                                 f"{lock.path})") from None
+            raise AlreadyRunning(
+                f"elicit-tray is already running (socket {self.path}; another instance holds {lock.path})"
+            ) from None
         try:
             self._clear_stale()
             self.server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
@@ -292,12 +317,24 @@ class LocalEndpoint(QObject):
             info = os.lstat(self.path)
         except FileNotFoundError:
             return
-        kind = ("a symbolic link" if stat.S_ISLNK(info.st_mode) else "a directory" if stat.S_ISDIR(info.st_mode)
-                else "a regular file" if stat.S_ISREG(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode)
-                else None if stat.S_ISSOCK(info.st_mode) else "a device or special file")
+        kind = (
+            "a symbolic link"
+            if stat.S_ISLNK(info.st_mode)
+            else "a directory"
+            if stat.S_ISDIR(info.st_mode)
+            else "a regular file"
+            if stat.S_ISREG(info.st_mode)
+            else "a FIFO"
+            if stat.S_ISFIFO(info.st_mode)
+            else None
+            if stat.S_ISSOCK(info.st_mode)
+            else "a device or special file"
+        )
         if kind is not None:
-            raise UnsafeSocketPath(f"{self.path} is {kind}, not a socket; elicit-tray removes only a stale socket. "
-                                   f"Give --socket (or ELICIT_TRAY_SOCKET) the path of a socket file to create")
+            raise UnsafeSocketPath(
+                f"{self.path} is {kind}, not a socket; elicit-tray removes only a stale socket. "
+                f"Give --socket (or ELICIT_TRAY_SOCKET) the path of a socket file to create"
+            )
         if hasattr(os, "getuid") and info.st_uid != os.getuid():
             raise UnsafeSocketPath(f"{self.path} is a socket of uid {info.st_uid}, not yours; it is left alone")
         if probe_socket(self.path):
@@ -356,20 +393,30 @@ class LocalEndpoint(QObject):
             if peer.uid is not None and hasattr(os, "getuid") and peer.uid != os.getuid():
                 # Before anything is read: another user's process gets nothing, not even an error.
                 log.warning("refusing a connection from uid %s (pid %s)", peer.uid, peer.pid)
-                self.journal.record("connection-refused", reason="other-user", uid=peer.uid, pid=peer.pid,
-                                    process=peer.process_name)
+                self.journal.record(
+                    "connection-refused", reason="other-user", uid=peer.uid, pid=peer.pid, process=peer.process_name
+                )
                 sock.abort()
                 sock.deleteLater()
                 continue
             key = _peer_key(peer)
             if len(self._channels) >= self.max_connections:
-                self._refuse(sock, peer, "too-many-connections", f"Server busy: too many connections ({self.max_connections})",
-                             {"limit": self.max_connections, "scope": "connections"})
+                self._refuse(
+                    sock,
+                    peer,
+                    "too-many-connections",
+                    f"Server busy: too many connections ({self.max_connections})",
+                    {"limit": self.max_connections, "scope": "connections"},
+                )
                 continue
             if key is not None and self._per_peer.get(key, 0) >= self.max_connections_per_peer:
-                self._refuse(sock, peer, "too-many-connections-from-peer",
-                             f"Server busy: too many connections ({self.max_connections_per_peer} from one process)",
-                             {"limit": self.max_connections_per_peer, "scope": "peer"})
+                self._refuse(
+                    sock,
+                    peer,
+                    "too-many-connections-from-peer",
+                    f"Server busy: too many connections ({self.max_connections_per_peer} from one process)",
+                    {"limit": self.max_connections_per_peer, "scope": "peer"},
+                )
                 continue
             channel = _QtChannel(sock, peer, self)
             # A socket from nextPendingConnection() stays a shiboken child of the server's
@@ -390,8 +437,12 @@ class LocalEndpoint(QObject):
 
     def _refuse(self, sock: QLocalSocket, peer: Peer, reason: str, message: str, data: dict[str, object]) -> None:
         """One -32000 line with a null id, then close (a connection over a connection limit)."""
-        log.warning("refusing a connection from %s: %s (%d connections open)", peer.label or "a requester",
-                    reason, len(self._channels))
+        log.warning(
+            "refusing a connection from %s: %s (%d connections open)",
+            peer.label or "a requester",
+            reason,
+            len(self._channels),
+        )
         self.journal.record("connection-refused", reason=reason, uid=peer.uid, pid=peer.pid, process=peer.process_name)
         sock.write(rpc.encode(rpc.error(None, rpc.SERVER_BUSY, message, data)))
         sock.flush()
@@ -416,8 +467,9 @@ class LocalEndpoint(QObject):
             if not isinstance(channel, _QtChannel) or id(channel) not in self._channels:
                 continue
             log.info("closing the idle connection of %s", channel.peer.label or "a requester")
-            self.journal.record("connection-closed", reason="idle", pid=channel.peer.pid,
-                                process=channel.peer.process_name)
+            self.journal.record(
+                "connection-closed", reason="idle", pid=channel.peer.pid, process=channel.peer.process_name
+            )
             _silence(channel.sock)
             self._lost(channel)
             channel.sock.disconnectFromServer()  # what was written still goes out

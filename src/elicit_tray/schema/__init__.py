@@ -18,7 +18,19 @@ from .values import (
 )
 
 __all__ = [
-    "FieldKind", "FieldSpec", "FormSpec", "Option", "SchemaError", "Violation", "STRING_FORMATS",
-    "parse_requested_schema", "build_content", "check_value", "coerce_number", "describe_constraints",
-    "format_number", "looks_secret", "validate_content",
+    "FieldKind",
+    "FieldSpec",
+    "FormSpec",
+    "Option",
+    "SchemaError",
+    "Violation",
+    "STRING_FORMATS",
+    "parse_requested_schema",
+    "build_content",
+    "check_value",
+    "coerce_number",
+    "describe_constraints",
+    "format_number",
+    "looks_secret",
+    "validate_content",
 ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import math
 from typing import Any
+
 from .model import FieldKind, FieldSpec, FormSpec, Option, SchemaError, Violation
 from .pointer import pointer as _ptr
 from .pointer import ref_tokens
@@ -29,8 +30,20 @@ _ANNOTATIONS = frozenset(
     {"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"}
 )
 _TOP_KEYS = frozenset(
-    {"type", "properties", "required", "$schema", "$defs", "definitions", "title", "description",
-     "additionalProperties", "$comment", "examples", "$id"}
+    {
+        "type",
+        "properties",
+        "required",
+        "$schema",
+        "$defs",
+        "definitions",
+        "title",
+        "description",
+        "additionalProperties",
+        "$comment",
+        "examples",
+        "$id",
+    }
 )
 _KIND_KEYS: dict[str, frozenset[str]] = {
     "text": frozenset({"type", "minLength", "maxLength", "format", "pattern"}),
@@ -146,8 +159,12 @@ class _Parser:
         if description is not None and not isinstance(description, str):
             self.bad(_ptr_join(path, "description"), '"description" must be a string')
             description = None
-        common: dict[str, Any] = {"name": name, "title": title or name, "description": description,
-                                  "required": required}
+        common: dict[str, Any] = {
+            "name": name,
+            "title": title or name,
+            "description": description,
+            "required": required,
+        }
         spec = getattr(self, f"build_{shape.lower()}")(prop, path, common)
         if spec is None or len(self.violations) > before:
             return None
@@ -174,23 +191,31 @@ class _Parser:
         elif kind is None:
             self.bad(path, 'missing "type"')
         else:
-            self.bad(path, f'unsupported type {kind!r}; expected string, number, integer, boolean or array')
+            self.bad(path, f"unsupported type {kind!r}; expected string, number, integer, boolean or array")
         return None
 
     # -- builders, one per shape ---------------------------------------------------------------
     def build_text(self, prop: dict[str, Any], path: str, common: dict[str, Any]) -> FieldSpec | None:
         fmt = prop.get("format")
         if (fmt is not None or "format" in prop) and (not isinstance(fmt, str) or fmt not in STRING_FORMATS):
-            self.bad(_ptr_join(path, "format"), f"unsupported format {fmt!r}; expected one of "
-                     + ", ".join(sorted(STRING_FORMATS)))
+            self.bad(
+                _ptr_join(path, "format"),
+                f"unsupported format {fmt!r}; expected one of " + ", ".join(sorted(STRING_FORMATS)),
+            )
             return None
         lo, hi = self.bounds(prop, path, "minLength", "maxLength", _is_count, "a non-negative integer")
         pattern = prop.get("pattern")
         if "pattern" in prop:
             pattern = self.pattern(pattern, _ptr_join(path, "pattern"))
         kind = {"date": FieldKind.DATE, "date-time": FieldKind.DATETIME}.get(fmt or "", FieldKind.TEXT)
-        return FieldSpec(kind=kind, format=fmt if kind is FieldKind.TEXT else None,
-                         min_length=lo, max_length=hi, pattern=pattern, **common)
+        return FieldSpec(
+            kind=kind,
+            format=fmt if kind is FieldKind.TEXT else None,
+            min_length=lo,
+            max_length=hi,
+            pattern=pattern,
+            **common,
+        )
 
     def build_number(self, prop: dict[str, Any], path: str, common: dict[str, Any]) -> FieldSpec | None:
         lo, hi = self.bounds(prop, path, "minimum", "maximum", _is_number, "a finite number")
@@ -291,9 +316,10 @@ class _Parser:
             if len(names) == len(values):
                 titles = names
             else:  # legacy labels that cannot be paired: the values are shown, never a wrong label
-                log.warning("ignoring %s: %d names for %d values", _ptr_join(path, "enumNames"), len(names),
-                            len(values))
-        return tuple(Option(value=v, title=t or v) for v, t in zip(values, titles))
+                log.warning(
+                    "ignoring %s: %d names for %d values", _ptr_join(path, "enumNames"), len(names), len(values)
+                )
+        return tuple(Option(value=v, title=t or v) for v, t in zip(values, titles, strict=True))
 
     def titled_options(self, items: Any, path: str) -> tuple[Option, ...] | None:
         if not isinstance(items, list) or not items:

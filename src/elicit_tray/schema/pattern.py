@@ -31,10 +31,19 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from typing import Any
 
-__all__ = ["MAX_PATTERN_CHARS", "MATCH_TIMEOUT_S", "WORKER_MEMORY_BYTES", "CACHE_ENTRIES", "compile_problem",
-           "matches", "Verdict", "check", "PatternEngine", "engine"]
+__all__ = [
+    "MAX_PATTERN_CHARS",
+    "MATCH_TIMEOUT_S",
+    "WORKER_MEMORY_BYTES",
+    "CACHE_ENTRIES",
+    "compile_problem",
+    "matches",
+    "Verdict",
+    "check",
+    "PatternEngine",
+    "engine",
+]
 
 log = logging.getLogger(__name__)
 
@@ -119,8 +128,13 @@ class PatternEngine:
 
         path = os.path.dirname(os.path.dirname(os.path.abspath(regress.__file__)))
         code = _WORKER.format(mem=WORKER_MEMORY_BYTES, path=path, flags=FLAGS)
-        proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", code], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, close_fds=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-I", "-S", "-c", code],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            close_fds=True,
+        )
         self.starts += 1
         if self._read_line(proc, START_TIMEOUT_S) != b"ready":
             self._kill(proc)

@@ -12,8 +12,9 @@ from __future__ import annotations
 import ipaddress
 import math
 import re
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
-from typing import Any, Callable
+from typing import Any
 
 from ..translation_marks import QT_TRANSLATE_NOOP
 from .model import FieldKind, FieldSpec, FormSpec, Violation
@@ -21,9 +22,20 @@ from .pattern import MATCH_TIMEOUT_S, Verdict
 from .pattern import check as _pattern_check
 
 __all__ = [
-    "check_value", "coerce_number", "build_content", "validate_content", "describe_constraints",
-    "looks_secret", "format_number", "PATTERN_TIMEOUT_S", "Message", "Sentences", "QT_TRANSLATE_NOOP",
-    "is_date", "is_datetime", "is_email",
+    "check_value",
+    "coerce_number",
+    "build_content",
+    "validate_content",
+    "describe_constraints",
+    "looks_secret",
+    "format_number",
+    "PATTERN_TIMEOUT_S",
+    "Message",
+    "Sentences",
+    "QT_TRANSLATE_NOOP",
+    "is_date",
+    "is_datetime",
+    "is_email",
 ]
 
 #: Longest time (seconds) one ``pattern`` match may take before it is treated as a mismatch.
@@ -33,8 +45,10 @@ _NUMBER_RE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _INT_RE = re.compile(r"[+-]?\d+")
 _DATE_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 #: RFC 3339 ``date-time`` (section 5.6; "T" and "Z" in either case, as its note allows).
-_DATETIME_RE = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?"
-                          r"(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))")
+_DATETIME_RE = re.compile(
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?"
+    r"(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))"
+)
 #: Matched against words (camelCase and snake_case split, lower case), so "footprint" is not "otp".
 #: RFC 5321 section 4.1.2 ``Mailbox`` pieces (JSON Schema ``email``); ``idn-email`` (RFC 6531)
 #: adds any non-ASCII character to ``atext`` and ``qtext``.
@@ -46,7 +60,8 @@ _IDN_QUOTED = re.compile(r'"(?:[\x20\x21\x23-\x5b\x5d-\x7e\u0080-\U0010ffff]|\\[
 _LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
 _SECRET_RE = re.compile(
     r"\b(pass(word|phrase|wd|code)s?|secrets?|tokens?|api ?keys?|private keys?|credit cards?|card numbers?"
-    r"|cvv|cvc|pin|ssn|otp|2fa|mfa)\b")
+    r"|cvv|cvc|pin|ssn|otp|2fa|mfa)\b"
+)
 
 
 class Message(str):
@@ -56,7 +71,7 @@ class Message(str):
     template: str
     args: dict[str, Any]
 
-    def __new__(cls, template: str, **args: Any) -> "Message":
+    def __new__(cls, template: str, **args: Any) -> Message:
         obj = super().__new__(cls, template.format(**args))
         obj.template, obj.args = template, args
         return obj
@@ -71,7 +86,7 @@ class Sentences(str):
 
     parts: tuple[Message, ...]
 
-    def __new__(cls, parts: list[Message]) -> "Sentences":
+    def __new__(cls, parts: list[Message]) -> Sentences:
         obj = super().__new__(cls, " ".join(parts))
         obj.parts = tuple(parts)
         return obj
@@ -99,8 +114,11 @@ def coerce_number(spec: FieldSpec, text: str) -> tuple[int | float | None, str |
     if not text:
         return None, None
     if not _NUMBER_RE.fullmatch(text):
-        return None, (Message(QT_TRANSLATE_NOOP("Validation", "Enter a whole number.")) if spec.kind is FieldKind.INTEGER
-                      else Message(QT_TRANSLATE_NOOP("Validation", "Enter a number, such as 3 or 2.5.")))
+        return None, (
+            Message(QT_TRANSLATE_NOOP("Validation", "Enter a whole number."))
+            if spec.kind is FieldKind.INTEGER
+            else Message(QT_TRANSLATE_NOOP("Validation", "Enter a number, such as 3 or 2.5."))
+        )
     if spec.kind is FieldKind.INTEGER:
         try:
             exact = Decimal(text)
@@ -136,12 +154,20 @@ def check_value(spec: FieldSpec, value: Any) -> str | None:
         return _check_text(spec, value)
     if kind in (FieldKind.NUMBER, FieldKind.INTEGER):
         if spec.minimum is not None and value < spec.minimum:
-            return Message(QT_TRANSLATE_NOOP("Validation", "The minimum is {minimum}."), minimum=format_number(spec.minimum))
+            return Message(
+                QT_TRANSLATE_NOOP("Validation", "The minimum is {minimum}."), minimum=format_number(spec.minimum)
+            )
         if spec.maximum is not None and value > spec.maximum:
-            return Message(QT_TRANSLATE_NOOP("Validation", "The maximum is {maximum}."), maximum=format_number(spec.maximum))
+            return Message(
+                QT_TRANSLATE_NOOP("Validation", "The maximum is {maximum}."), maximum=format_number(spec.maximum)
+            )
         return None
     if kind is FieldKind.SINGLE_SELECT:
-        return None if any(o.value == value for o in spec.options) else Message(QT_TRANSLATE_NOOP("Validation", "Choose one of the options."))
+        return (
+            None
+            if any(o.value == value for o in spec.options)
+            else Message(QT_TRANSLATE_NOOP("Validation", "Choose one of the options."))
+        )
     if kind is FieldKind.MULTI_SELECT:
         values = {o.value for o in spec.options}
         if any(v not in values for v in value):
@@ -163,17 +189,23 @@ def _check_text(spec: FieldSpec, value: str) -> str | None:
     if spec.kind is FieldKind.DATE and not is_date(value):
         return Message(QT_TRANSLATE_NOOP("Validation", "Enter a date as YYYY-MM-DD."))
     if spec.kind is FieldKind.DATETIME and not is_datetime(value):
-        return Message(QT_TRANSLATE_NOOP("Validation", "Enter a date and time with an offset, such as 2026-05-01T09:30:00+02:00."))
+        return Message(
+            QT_TRANSLATE_NOOP("Validation", "Enter a date and time with an offset, such as 2026-05-01T09:30:00+02:00.")
+        )
     if spec.format in ("email", "idn-email") and not is_email(value, idn=spec.format == "idn-email"):
         if "@" not in value:
             return Message(QT_TRANSLATE_NOOP("Validation", "Enter an email address, such as name@example.com."))
         return Message(QT_TRANSLATE_NOOP("Validation", "This email address is not in a valid format."))
     if spec.format == "uri" and not _is_uri(value):
-        return Message(QT_TRANSLATE_NOOP("Validation", "Enter a full address with its scheme, such as https://example.com/."))
+        return Message(
+            QT_TRANSLATE_NOOP("Validation", "Enter a full address with its scheme, such as https://example.com/.")
+        )
     if spec.pattern is not None:
         verdict = _pattern_check(spec.pattern, value)
         if verdict == Verdict.TOO_SLOW:
-            return Message(QT_TRANSLATE_NOOP("Validation", "The value could not be checked against the expected pattern in time."))
+            return Message(
+                QT_TRANSLATE_NOOP("Validation", "The value could not be checked against the expected pattern in time.")
+            )
         if verdict != Verdict.MATCH:
             return Message(QT_TRANSLATE_NOOP("Validation", "The value does not match the expected pattern."))
     return None
@@ -309,8 +341,12 @@ def _format_checker() -> Any:
         from jsonschema import FormatChecker
 
         checker = FormatChecker()
-        for name, test in (("date", is_date), ("date-time", is_datetime), ("email", is_email),
-                           ("idn-email", lambda v: is_email(v, idn=True))):
+        for name, test in (
+            ("date", is_date),
+            ("date-time", is_datetime),
+            ("email", is_email),
+            ("idn-email", lambda v: is_email(v, idn=True)),
+        ):
             checker.checks(name)(lambda v, _t=test: not isinstance(v, str) or _t(v))
         _FORMATS = checker
     return _FORMATS
@@ -333,14 +369,18 @@ def _validator_class() -> Any:
 
 #: Numeric bounds in words, per kind: (both bounds, minimum only, maximum only, neither).
 _RANGE_TEXT = {
-    FieldKind.INTEGER: (QT_TRANSLATE_NOOP("Validation", "Whole number between {low} and {high}."),
-                        QT_TRANSLATE_NOOP("Validation", "Whole number of at least {low}."),
-                        QT_TRANSLATE_NOOP("Validation", "Whole number of at most {high}."),
-                        QT_TRANSLATE_NOOP("Validation", "Whole number.")),
-    FieldKind.NUMBER: (QT_TRANSLATE_NOOP("Validation", "Number between {low} and {high}."),
-                       QT_TRANSLATE_NOOP("Validation", "Number of at least {low}."),
-                       QT_TRANSLATE_NOOP("Validation", "Number of at most {high}."),
-                       QT_TRANSLATE_NOOP("Validation", "Number.")),
+    FieldKind.INTEGER: (
+        QT_TRANSLATE_NOOP("Validation", "Whole number between {low} and {high}."),
+        QT_TRANSLATE_NOOP("Validation", "Whole number of at least {low}."),
+        QT_TRANSLATE_NOOP("Validation", "Whole number of at most {high}."),
+        QT_TRANSLATE_NOOP("Validation", "Whole number."),
+    ),
+    FieldKind.NUMBER: (
+        QT_TRANSLATE_NOOP("Validation", "Number between {low} and {high}."),
+        QT_TRANSLATE_NOOP("Validation", "Number of at least {low}."),
+        QT_TRANSLATE_NOOP("Validation", "Number of at most {high}."),
+        QT_TRANSLATE_NOOP("Validation", "Number."),
+    ),
 }
 
 
@@ -362,7 +402,13 @@ def describe_constraints(spec: FieldSpec) -> str:
         else:
             parts.append(Message(neither))
     if spec.min_length is not None and spec.max_length is not None:
-        parts.append(Message(QT_TRANSLATE_NOOP("Validation", "{low} to {high} characters."), low=spec.min_length, high=spec.max_length))
+        parts.append(
+            Message(
+                QT_TRANSLATE_NOOP("Validation", "{low} to {high} characters."),
+                low=spec.min_length,
+                high=spec.max_length,
+            )
+        )
     elif spec.min_length:
         parts.append(Message(QT_TRANSLATE_NOOP("Validation", "At least {count} characters."), count=spec.min_length))
     elif spec.max_length is not None:
@@ -378,8 +424,11 @@ def describe_constraints(spec: FieldSpec) -> str:
     if spec.kind is FieldKind.MULTI_SELECT:
         lo_i, hi_i = spec.effective_min_items, spec.max_items
         if lo_i and hi_i is not None:
-            parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Choose {low} to {high}."), low=lo_i, high=hi_i) if lo_i != hi_i
-                         else Message(QT_TRANSLATE_NOOP("Validation", "Choose {count}."), count=lo_i))
+            parts.append(
+                Message(QT_TRANSLATE_NOOP("Validation", "Choose {low} to {high}."), low=lo_i, high=hi_i)
+                if lo_i != hi_i
+                else Message(QT_TRANSLATE_NOOP("Validation", "Choose {count}."), count=lo_i)
+            )
         elif lo_i:
             parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Choose at least {count}."), count=lo_i))
         elif hi_i is not None:

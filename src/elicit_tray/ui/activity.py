@@ -27,8 +27,14 @@ QUIET_MS = 1000
 
 
 class _XScreenSaverInfo(ctypes.Structure):
-    _fields_ = [("window", ctypes.c_ulong), ("state", ctypes.c_int), ("kind", ctypes.c_int),
-                ("til_or_since", ctypes.c_ulong), ("idle", ctypes.c_ulong), ("event_mask", ctypes.c_ulong)]
+    _fields_ = [
+        ("window", ctypes.c_ulong),
+        ("state", ctypes.c_int),
+        ("kind", ctypes.c_int),
+        ("til_or_since", ctypes.c_ulong),
+        ("idle", ctypes.c_ulong),
+        ("event_mask", ctypes.c_ulong),
+    ]
 
 
 class _XIdle:
@@ -41,8 +47,11 @@ class _XIdle:
         x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
         x11.XDefaultRootWindow.restype = ctypes.c_ulong
         x11.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
-        xss.XScreenSaverQueryExtension.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int),
-                                                   ctypes.POINTER(ctypes.c_int)]
+        xss.XScreenSaverQueryExtension.argtypes = [
+            ctypes.c_void_p,
+            ctypes.POINTER(ctypes.c_int),
+            ctypes.POINTER(ctypes.c_int),
+        ]
         xss.XScreenSaverAllocInfo.restype = ctypes.POINTER(_XScreenSaverInfo)
         xss.XScreenSaverQueryInfo.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(_XScreenSaverInfo)]
         self._display = x11.XOpenDisplay(None)
@@ -84,8 +93,9 @@ def _x_server(platform: str) -> _XIdle | None:
             _x_idle = _XIdle()
         except OSError as exc:
             _x_idle_failed = True
-            log.warning("cannot read the desktop's input idle time (%s): new dialogs will not take the focus "
-                        "by themselves", exc)
+            log.warning(
+                "cannot read the desktop's input idle time (%s): new dialogs will not take the focus by themselves", exc
+            )
             return None
     return _x_idle
 

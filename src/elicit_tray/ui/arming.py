@@ -30,8 +30,7 @@ __all__ = ["ARM_DELAY_MS", "Arming", "InputGate"]
 ARM_DELAY_MS = 700
 
 _KEYS = frozenset({QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.ShortcutOverride})
-_MOUSE = frozenset({QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease,
-                    QEvent.Type.MouseButtonDblClick})
+_MOUSE = frozenset({QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick})
 _WATCHED = _KEYS | _MOUSE | {QEvent.Type.InputMethod}
 #: Keys that commit or dismiss: never acted on when auto-repeated.
 _NO_REPEAT = frozenset({Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space, Qt.Key.Key_Escape})
@@ -168,7 +167,7 @@ class InputGate(QObject):
     """The application-wide event filter behind every :class:`Arming`: an event of a gated kind
     for a widget whose window has an ``arming`` attribute passes only if that arming admits it."""
 
-    _installed: "InputGate | None" = None
+    _installed: InputGate | None = None
     #: ``time.monotonic()`` of the last key press in any gated window (admitted or not).
     last_key_press = float("-inf")
 

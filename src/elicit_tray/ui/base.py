@@ -16,14 +16,28 @@ from ..elicitation import Cancelled, Declined, ElicitationRequest, Outcome, outc
 from .arming import ARM_DELAY_MS, Arming
 from .countdown import Countdown
 from .i18n import translate
+
 # Re-exported: dialogs, the presenter and tests import these names from here.
 from .labels import FSI, LRI, PDI, ElidedLabel, announce, one_line, plain_label, summary, warning_label
 from .sizing import PREFERRED_WIDTH, Sizing, capped_box
 from .style import error_css, warning_css
 from .widgets import mnemonic_letter
 
-__all__ = ["ElicitationDialog", "ARM_DELAY_MS", "EXPIRED_CLOSE_MS", "FSI", "LRI", "PDI", "PREFERRED_WIDTH",
-           "ElidedLabel", "announce", "one_line", "plain_label", "summary", "warning_label"]
+__all__ = [
+    "ElicitationDialog",
+    "ARM_DELAY_MS",
+    "EXPIRED_CLOSE_MS",
+    "FSI",
+    "LRI",
+    "PDI",
+    "PREFERRED_WIDTH",
+    "ElidedLabel",
+    "announce",
+    "one_line",
+    "plain_label",
+    "summary",
+    "warning_label",
+]
 
 log = logging.getLogger(__name__)
 
@@ -134,8 +148,9 @@ class ElicitationDialog(QDialog):
         window.addLayout(self.buttons)
         for button in (self.decline_button, self.cancel_button, self.close_button):
             button.setAutoDefault(False)
-        self.sizing = Sizing(self, header=self.header_scroll, message=self.message_scroll, scroll=self.scroll,
-                             buttons=self.buttons)
+        self.sizing = Sizing(
+            self, header=self.header_scroll, message=self.message_scroll, scroll=self.scroll, buttons=self.buttons
+        )
         #: id (``field-<name>-error``) -> inline error label; filled by the dialogs that have fields.
         self.error_labels: dict[str, QLabel] = {}
         #: The user-set timeout, once :meth:`start_timeout` ran.
@@ -157,30 +172,43 @@ class ElicitationDialog(QDialog):
         box.setAutoFillBackground(True)
         box.setBackgroundRole(QPalette.ColorRole.AlternateBase)
         layout.setContentsMargins(8, 6, 8, 6)
-        server = ElidedLabel(requester.label or translate("Dialog", "An unnamed MCP server"), Qt.TextElideMode.ElideRight)
+        server = ElidedLabel(
+            requester.label or translate("Dialog", "An unnamed MCP server"), Qt.TextElideMode.ElideRight
+        )
         server.setObjectName("server-name")
         font = QFont(server.font())
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.25)
         server.setFont(font)
         server.setAccessibleDescription(translate("Dialog", "Requesting server"))
-        note = translate("Dialog", "Name reported by the server itself; not verified.") if requester.label else \
-            translate("Dialog", "The server did not say who it is.")
+        note = (
+            translate("Dialog", "Name reported by the server itself; not verified.")
+            if requester.label
+            else translate("Dialog", "The server did not say who it is.")
+        )
         hint = plain_label(note, selectable=False)
         hint.setObjectName("server-note")
         lines: list[QWidget] = [server, hint]
         if requester.client_name:
-            relay = ElidedLabel(translate("Dialog", "Relayed by {client} (as that program says).").format(
-                client=FSI + requester.client_name + PDI), Qt.TextElideMode.ElideMiddle)
+            relay = ElidedLabel(
+                translate("Dialog", "Relayed by {client} (as that program says).").format(
+                    client=FSI + requester.client_name + PDI
+                ),
+                Qt.TextElideMode.ElideMiddle,
+            )
             relay.setObjectName("relay")
             lines.append(relay)
         # The executable's path stays whole; its arguments are elided in the middle, so that
         # the pid still ends the line.
         # The program is isolated left to right: a path must not be reordered by the sentence
         # around it (in Arabic "/usr/bin/x (pid 1)" read "usr/bin/x (pid 1)/").
-        process = ElidedLabel(translate("Dialog", "Asked by the local program {program}").format(
-            program=LRI + (peer.label or translate("Dialog", "(unknown: the system did not tell)")) + PDI),
-            Qt.TextElideMode.ElideMiddle, keep=peer.executable or "")
+        process = ElidedLabel(
+            translate("Dialog", "Asked by the local program {program}").format(
+                program=LRI + (peer.label or translate("Dialog", "(unknown: the system did not tell)")) + PDI
+            ),
+            Qt.TextElideMode.ElideMiddle,
+            keep=peer.executable or "",
+        )
         process.setObjectName("process")
         process.setAccessibleDescription(translate("Dialog", "Requesting program"))
         lines.append(process)
@@ -285,8 +313,9 @@ class ElicitationDialog(QDialog):
     def refresh(self) -> None:
         """Recompute the commit button's state."""
         if self.commit_button is not None:
-            self.commit_button.setEnabled(self.is_armed and not self.expired and self.outcome is None
-                                          and self.can_commit())
+            self.commit_button.setEnabled(
+                self.is_armed and not self.expired and self.outcome is None and self.can_commit()
+            )
 
     # -- outcomes -----------------------------------------------------------------------------
     def commit(self) -> None:
@@ -318,8 +347,13 @@ class ElicitationDialog(QDialog):
             if button is not None:
                 button.setEnabled(False)
                 button.hide()
-        self.show_status(translate("Dialog", "This request is no longer waiting: the program that asked has cancelled it "
-                                   "or gone away. Nothing was sent. This window closes by itself."))
+        self.show_status(
+            translate(
+                "Dialog",
+                "This request is no longer waiting: the program that asked has cancelled it "
+                "or gone away. Nothing was sent. This window closes by itself.",
+            )
+        )
         self.close_button.show()
         self.close_button.setFocus()
         QTimer.singleShot(EXPIRED_CLOSE_MS, self, self.close)  # nothing to decide any more; don't pile up

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
@@ -94,7 +94,10 @@ class Countdown(QObject):
             self.label.setText(translate("Dialog", "Timer stopped"))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
-        if event.type() in (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress) and isinstance(watched, QWidget) \
-                and (watched is self.window or self.window.isAncestorOf(watched)):
+        if (
+            event.type() in (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress)
+            and isinstance(watched, QWidget)
+            and (watched is self.window or self.window.isAncestorOf(watched))
+        ):
             self.stop()
         return False

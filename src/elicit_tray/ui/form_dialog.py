@@ -42,8 +42,7 @@ class FormDialog(ElicitationDialog):
     ``rows`` (property name -> row) is public for tests and the scripted user.
     """
 
-    def __init__(self, request: FormRequest, *, widgets: WidgetRegistry = registry,
-                 arm_delay_ms: int = ARM_DELAY_MS):
+    def __init__(self, request: FormRequest, *, widgets: WidgetRegistry = registry, arm_delay_ms: int = ARM_DELAY_MS):
         super().__init__(request, arm_delay_ms=arm_delay_ms)
         self.spec = request.form
         self.rows: dict[str, FormRow] = {}
@@ -54,9 +53,15 @@ class FormDialog(ElicitationDialog):
         self.secret_fields = [f.name for f in self.spec.fields if looks_secret(f)]
         secrets = [self.spec.field(name).title for name in self.secret_fields]
         if secrets:
-            self.body.addWidget(warning_label(translate(
-                "FormDialog", "This form seems to ask for a secret ({fields}). MCP forbids servers to ask for "
-                "passwords, tokens or keys in a form. Decline unless you are sure.").format(fields=", ".join(secrets))))
+            self.body.addWidget(
+                warning_label(
+                    translate(
+                        "FormDialog",
+                        "This form seems to ask for a secret ({fields}). MCP forbids servers to ask for "
+                        "passwords, tokens or keys in a form. Decline unless you are sure.",
+                    ).format(fields=", ".join(secrets))
+                )
+            )
 
         if any(f.required for f in self.spec.fields):
             legend = plain_label(translate("FormDialog", "Fields marked * are required."), selectable=False)
@@ -68,17 +73,20 @@ class FormDialog(ElicitationDialog):
         # Short titles: a label column, labels on one line. Any long title: every label above its
         # field, wrapped at the full width (a long title in a narrow column would be cut off).
         self._long_titles = any(len(f.title) > LONG_TITLE for f in self.spec.fields)
-        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows if self._long_titles
-                              else QFormLayout.RowWrapPolicy.DontWrapRows)
+        form.setRowWrapPolicy(
+            QFormLayout.RowWrapPolicy.WrapAllRows if self._long_titles else QFormLayout.RowWrapPolicy.DontWrapRows
+        )
         form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         form.setContentsMargins(0, 0, 0, 0)
-        taken = "d" + "".join(mnemonic_letter(b.text()) for b in (self.decline_button, self.cancel_button,
-                                                                  self.close_button, self.accept_button))
+        taken = "d" + "".join(
+            mnemonic_letter(b.text())
+            for b in (self.decline_button, self.cancel_button, self.close_button, self.accept_button)
+        )
         mnemonics = assign_mnemonics([f.title for f in self.spec.fields], reserved=taken)
         # The rows a screen can show are built now; the rest right after the first paint, in
         # batches, long before Accept is armed (a 200-field form paints in half the time).
         self._form, self._widgets = form, widgets
-        self._later = list(zip(self.spec.fields, mnemonics))
+        self._later = list(zip(self.spec.fields, mnemonics, strict=True))
         self._building = False
         self.arming.ready = lambda: not self._later  # Accept arms only when every row exists
         self._build_rows(FIRST_ROWS)
@@ -119,9 +127,12 @@ class FormDialog(ElicitationDialog):
         """Tab walks the fields in schema order, then the buttons."""
         chain = [c for row in self.rows.values() for c in row.adapter.tab_chain()]
         chain += [self.decline_button, self.cancel_button, self.accept_button]
-        chain += [box for box in (self.header_scroll, self.message_scroll)  # long text scrolls by keyboard
-                  if box.focusPolicy() != Qt.FocusPolicy.NoFocus]
-        for first, second in zip(chain, chain[1:]):
+        chain += [
+            box
+            for box in (self.header_scroll, self.message_scroll)  # long text scrolls by keyboard
+            if box.focusPolicy() != Qt.FocusPolicy.NoFocus
+        ]
+        for first, second in zip(chain, chain[1:], strict=False):
             QWidget.setTabOrder(first, second)
 
     # -- validation ---------------------------------------------------------------------------
@@ -178,8 +189,10 @@ class FormDialog(ElicitationDialog):
 
     @staticmethod
     def _correct_texts() -> tuple[str, str]:
-        return (translate("FormDialog", "Please correct the highlighted field."),
-                translate("FormDialog", "Please correct the highlighted fields."))
+        return (
+            translate("FormDialog", "Please correct the highlighted field."),
+            translate("FormDialog", "Please correct the highlighted fields."),
+        )
 
     def can_commit(self) -> bool:
         return not self._invalid and not self._later
@@ -207,8 +220,7 @@ class FormDialog(ElicitationDialog):
             first.adapter.focus_target.setFocus(Qt.FocusReason.OtherFocusReason)
             self._reveal(first)
             QTimer.singleShot(0, self, lambda: self._reveal(first))  # again once the new errors are laid out
-            announce(first.adapter.focus_target,
-                     f"{status} {first.spec.title}: {translated(first.current()[1])}")
+            announce(first.adapter.focus_target, f"{status} {first.spec.title}: {translated(first.current()[1])}")
             return False
         if not self.is_armed:
             return False
@@ -216,8 +228,11 @@ class FormDialog(ElicitationDialog):
         content = build_content(self.spec, values)
         problems = validate_content(self.spec, content)
         if problems:  # a bug in our own checks: never send what the schema rejects
-            self.show_status(translate("FormDialog", "This answer does not fit the request: {problems}").format(
-                problems="; ".join(p.message for p in problems)))
+            self.show_status(
+                translate("FormDialog", "This answer does not fit the request: {problems}").format(
+                    problems="; ".join(p.message for p in problems)
+                )
+            )
             return False
         self.finish(Accepted(content))
         return True

@@ -67,8 +67,9 @@ class FormRow:
         revealed: whether errors show (after the field was left or a submit attempt).
     """
 
-    def __init__(self, adapter: FieldWidget, label: QLabel | None, error: QLabel, description: str,
-                 hint: QLabel | None = None):
+    def __init__(
+        self, adapter: FieldWidget, label: QLabel | None, error: QLabel, description: str, hint: QLabel | None = None
+    ):
         self.adapter = adapter
         self.label = label
         self.error = error
@@ -79,7 +80,7 @@ class FormRow:
         self.revealed = False  # errors are shown after the field was left or a submit attempt
 
     @classmethod
-    def add(cls, form: QFormLayout, adapter: FieldWidget, label_text: str, *, long_titles: bool) -> "FormRow":
+    def add(cls, form: QFormLayout, adapter: FieldWidget, label_text: str, *, long_titles: bool) -> FormRow:
         """Lay out ``adapter``'s field as a new row of ``form``: the label (``label_text``, with
         its ``&`` mnemonic; ``*`` added for a required field) bound to the control, and under the
         control the notice, the description and the (hidden) error. ``long_titles``: every label
@@ -129,8 +130,11 @@ class FormRow:
                 # The label above its field in the row's own column: QFormLayout's wrapped rows
                 # under-count their height for a width, and a tall form's options got squashed.
                 column.insertWidget(0, label)
-                side = (Qt.AlignmentFlag.AlignRight if label.layoutDirection() == Qt.LayoutDirection.RightToLeft
-                        else Qt.AlignmentFlag.AlignLeft)  # the form's leading edge, whatever the title's script
+                side = (
+                    Qt.AlignmentFlag.AlignRight
+                    if label.layoutDirection() == Qt.LayoutDirection.RightToLeft
+                    else Qt.AlignmentFlag.AlignLeft
+                )  # the form's leading edge, whatever the title's script
                 label.setAlignment(side | Qt.AlignmentFlag.AlignAbsolute | Qt.AlignmentFlag.AlignTop)
                 form.addRow(cell)
             else:  # Qt's size hint of a mnemonic label is a few pixels short

@@ -13,49 +13,89 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QDate, QDateTime, QTime, QModelIndex, QPersistentModelIndex, Qt, QTimeZone
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QFileDialog, QGridLayout, QHBoxLayout,
-                               QHeaderView, QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QPushButton, QSplitter,
-                               QTableView, QVBoxLayout, QWidget)
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QDate,
+    QDateTime,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    QTime,
+    QTimeZone,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QFileDialog,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..history import History, Recorder, export_csv, export_json
 from .i18n import translate
 
 __all__ = ["HistoryWindow", "outcome_label"]
 
+
 def _periods() -> list[tuple[str, int | None]]:
     """The period filter's choices: (label, days back; None: all time; 0: since midnight)."""
-    return [(translate("History", "All time"), None), (translate("History", "Today"), 0),
-            (translate("History", "Last 7 days"), 7), (translate("History", "Last 30 days"), 30),
-            (translate("History", "Last 90 days"), 90)]
+    return [
+        (translate("History", "All time"), None),
+        (translate("History", "Today"), 0),
+        (translate("History", "Last 7 days"), 7),
+        (translate("History", "Last 30 days"), 30),
+        (translate("History", "Last 90 days"), 90),
+    ]
 
 
 def outcome_label(outcome: str | None) -> str:
     """An outcome word of the history (the request log's words, ``pending``, ``interrupted``)
     as the user reads it, translated; an unknown word as it is."""
     labels = {
-        "accept": translate("History", "Accepted"), "decline": translate("History", "Declined"),
+        "accept": translate("History", "Accepted"),
+        "decline": translate("History", "Declined"),
         "cancel-escape": translate("History", "Cancelled (Escape)"),
         "cancel-button": translate("History", "Cancelled (button)"),
         "cancel-close": translate("History", "Cancelled (window closed)"),
         "cancel-tray": translate("History", "Cancelled (from the tray)"),
         "cancel-timeout": translate("History", "Cancelled (timeout)"),
-        "expired": translate("History", "Expired"), "error": translate("History", "Error"),
-        "invalid": translate("History", "Invalid request"), "busy": translate("History", "Refused (busy)"),
+        "expired": translate("History", "Expired"),
+        "error": translate("History", "Error"),
+        "invalid": translate("History", "Invalid request"),
+        "busy": translate("History", "Refused (busy)"),
         "pending": translate("History", "Waiting for an answer"),
-        "interrupted": translate("History", "Interrupted (the app stopped)")}
+        "interrupted": translate("History", "Interrupted (the app stopped)"),
+    }
     return labels.get(outcome or "", outcome or "")
 
 
 def _outcome_filters() -> list[tuple[str, str | None]]:
-    return [(translate("History", "All outcomes"), None), (translate("History", "Accepted"), "accept"),
-            (translate("History", "Declined"), "decline"), (translate("History", "Cancelled"), "cancel-"),
-            (translate("History", "Expired"), "expired"), (translate("History", "Error"), "error"),
-            (translate("History", "Invalid request"), "invalid"), (translate("History", "Refused (busy)"), "busy"),
-            (translate("History", "Interrupted (the app stopped)"), "interrupted")]
+    return [
+        (translate("History", "All outcomes"), None),
+        (translate("History", "Accepted"), "accept"),
+        (translate("History", "Declined"), "decline"),
+        (translate("History", "Cancelled"), "cancel-"),
+        (translate("History", "Expired"), "expired"),
+        (translate("History", "Error"), "error"),
+        (translate("History", "Invalid request"), "invalid"),
+        (translate("History", "Refused (busy)"), "busy"),
+        (translate("History", "Interrupted (the app stopped)"), "interrupted"),
+    ]
 
 
 def local_time(stamp: str | None, seconds: bool = False) -> str:
@@ -65,8 +105,9 @@ def local_time(stamp: str | None, seconds: bool = False) -> str:
     moment = QDateTime.fromString(stamp, Qt.DateFormat.ISODateWithMs)
     if not moment.isValid():
         return stamp
-    return moment.toTimeZone(QTimeZone.systemTimeZone()).toString("yyyy-MM-dd HH:mm:ss" if seconds else
-                                                                   "yyyy-MM-dd HH:mm")
+    return moment.toTimeZone(QTimeZone.systemTimeZone()).toString(
+        "yyyy-MM-dd HH:mm:ss" if seconds else "yyyy-MM-dd HH:mm"
+    )
 
 
 def _one_line(text: str | None, limit: int = 120) -> str:
@@ -83,8 +124,14 @@ class DecisionsModel(QAbstractTableModel):
         self.rows: list[dict[str, Any]] = []
 
     def headers(self) -> list[str]:
-        return [translate("History", "Received"), translate("History", "Server"), translate("History", "Process"),
-                translate("History", "Mode"), translate("History", "Outcome"), translate("History", "Question")]
+        return [
+            translate("History", "Received"),
+            translate("History", "Server"),
+            translate("History", "Process"),
+            translate("History", "Mode"),
+            translate("History", "Outcome"),
+            translate("History", "Question"),
+        ]
 
     def set_rows(self, rows: list[dict[str, Any]]) -> None:
         self.beginResetModel()
@@ -129,22 +176,44 @@ class DecisionsModel(QAbstractTableModel):
 def details(row: dict[str, Any]) -> str:
     """Everything kept about one decision, as plain-text lines ``Label: value``."""
     lines: list[tuple[str, Any]] = [
-        (translate("History", "Outcome"), outcome_label(row["outcome"]) + (f" ({row['outcome']})" if row["outcome"] else "")),
+        (
+            translate("History", "Outcome"),
+            outcome_label(row["outcome"]) + (f" ({row['outcome']})" if row["outcome"] else ""),
+        ),
         (translate("History", "Detail"), row["detail"]),
         (translate("History", "Received"), local_time(row["received"], True)),
         (translate("History", "Shown"), local_time(row["shown"], True)),
         (translate("History", "Answered"), local_time(row["answered"], True)),
-        (translate("History", "Duration"), None if row["duration_ms"] is None
-         else translate("History", "{seconds} s").format(seconds=f"{row['duration_ms'] / 1000:.1f}")),
-        (translate("History", "Server (self-reported)"), " ".join(filter(None, (
-            row["server_title"], f"({row['server']})" if row["server"] and row["server_title"] else row["server"],
-            row["server_version"])))),
+        (
+            translate("History", "Duration"),
+            None
+            if row["duration_ms"] is None
+            else translate("History", "{seconds} s").format(seconds=f"{row['duration_ms'] / 1000:.1f}"),
+        ),
+        (
+            translate("History", "Server (self-reported)"),
+            " ".join(
+                filter(
+                    None,
+                    (
+                        row["server_title"],
+                        f"({row['server']})" if row["server"] and row["server_title"] else row["server"],
+                        row["server_version"],
+                    ),
+                )
+            ),
+        ),
         (translate("History", "Client (self-reported)"), row["client"]),
-        (translate("History", "Process"), row["process"]), (translate("History", "Process id"), row["pid"]),
-        (translate("History", "Executable"), row["executable"]), (translate("History", "User id"), row["uid"]),
-        (translate("History", "Mode"), row["mode"]), (translate("History", "Message"), row["message"]),
-        (translate("History", "Address"), row["url"]), (translate("History", "Address check"), row["url_verdict"]),
-        (translate("History", "Warnings"), ", ".join(row["url_reasons"] or []) or None)]
+        (translate("History", "Process"), row["process"]),
+        (translate("History", "Process id"), row["pid"]),
+        (translate("History", "Executable"), row["executable"]),
+        (translate("History", "User id"), row["uid"]),
+        (translate("History", "Mode"), row["mode"]),
+        (translate("History", "Message"), row["message"]),
+        (translate("History", "Address"), row["url"]),
+        (translate("History", "Address check"), row["url_verdict"]),
+        (translate("History", "Warnings"), ", ".join(row["url_reasons"] or []) or None),
+    ]
     out = [f"{label}: {value}" for label, value in lines if value not in (None, "")]
     for item in row["fields"] or []:
         if item.get("secret"):
@@ -155,8 +224,11 @@ def details(row: dict[str, Any]) -> str:
             value = item["value"] if isinstance(item["value"], str) else json.dumps(item["value"], ensure_ascii=False)
         else:
             value = translate("History", "(not kept)")
-        out.append(translate("History", "Field {title}: {value}").format(title=item.get("title") or item.get("name"),
-                                                                         value=value))
+        out.append(
+            translate("History", "Field {title}: {value}").format(
+                title=item.get("title") or item.get("name"), value=value
+            )
+        )
     return "\n".join(out)
 
 
@@ -172,9 +244,15 @@ class HistoryWindow(QDialog):
         confirm: how "Clear history" asks: ``(question) -> bool`` (default: a message box).
     """
 
-    def __init__(self, history: History | None, recorder: Recorder | None = None, *,
-                 ask_path: Callable[[str, str, str], str] | None = None,
-                 confirm: Callable[[str], bool] | None = None, parent: QWidget | None = None):
+    def __init__(
+        self,
+        history: History | None,
+        recorder: Recorder | None = None,
+        *,
+        ask_path: Callable[[str, str, str], str] | None = None,
+        confirm: Callable[[str], bool] | None = None,
+        parent: QWidget | None = None,
+    ):
         super().__init__(parent)
         self.history = history
         self.recorder = recorder
@@ -196,15 +274,37 @@ class HistoryWindow(QDialog):
         for text, days in _periods():
             self.period.addItem(text, days)
         filters = QGridLayout()
-        for column, (label_text, widget, name, description) in enumerate((
-                (translate("History", "&Search:"), self.search, translate("History", "Search"),
-                 translate("History", "Shows the decisions whose server, question, address, process or fields contain this text.")),
-                (translate("History", "Se&rver:"), self.server, translate("History", "Server"),
-                 translate("History", "Shows the decisions of one server only.")),
-                (translate("History", "&Outcome:"), self.outcome, translate("History", "Outcome"),
-                 translate("History", "Shows the decisions with this outcome only.")),
-                (translate("History", "&Period:"), self.period, translate("History", "Period"),
-                 translate("History", "Shows the decisions received in this period only.")))):
+        for column, (label_text, widget, name, description) in enumerate(
+            (
+                (
+                    translate("History", "&Search:"),
+                    self.search,
+                    translate("History", "Search"),
+                    translate(
+                        "History",
+                        "Shows the decisions whose server, question, address, process or fields contain this text.",
+                    ),
+                ),
+                (
+                    translate("History", "Se&rver:"),
+                    self.server,
+                    translate("History", "Server"),
+                    translate("History", "Shows the decisions of one server only."),
+                ),
+                (
+                    translate("History", "&Outcome:"),
+                    self.outcome,
+                    translate("History", "Outcome"),
+                    translate("History", "Shows the decisions with this outcome only."),
+                ),
+                (
+                    translate("History", "&Period:"),
+                    self.period,
+                    translate("History", "Period"),
+                    translate("History", "Shows the decisions received in this period only."),
+                ),
+            )
+        ):
             label = QLabel(label_text)
             label.setBuddy(widget)
             widget.setAccessibleName(name)
@@ -227,7 +327,9 @@ class HistoryWindow(QDialog):
         header.setStretchLastSection(True)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.setAccessibleName(translate("History", "Decisions"))
-        self.table.setAccessibleDescription(translate("History", "Newest first. Use the arrow keys to choose a decision; its details follow."))
+        self.table.setAccessibleDescription(
+            translate("History", "Newest first. Use the arrow keys to choose a decision; its details follow.")
+        )
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_details())
         self.table_label = QLabel(translate("History", "&Table of decisions:"))
         self.table_label.setBuddy(self.table)
@@ -264,10 +366,11 @@ class HistoryWindow(QDialog):
         self.clear_button = QPushButton(translate("History", "C&lear history…"))
         self.close_button = QPushButton(translate("History", "Close"))
         for button, description in (
-                (self.export_json_button, translate("History", "Saves the decisions shown to a JSON file.")),
-                (self.export_csv_button, translate("History", "Saves the decisions shown to a CSV file.")),
-                (self.clear_button, translate("History", "Deletes every decision kept, after asking.")),
-                (self.close_button, translate("History", "Closes this window."))):
+            (self.export_json_button, translate("History", "Saves the decisions shown to a JSON file.")),
+            (self.export_csv_button, translate("History", "Saves the decisions shown to a CSV file.")),
+            (self.clear_button, translate("History", "Deletes every decision kept, after asking.")),
+            (self.close_button, translate("History", "Closes this window.")),
+        ):
             button.setAutoDefault(False)
             button.setAccessibleDescription(description)
         self.export_json_button.clicked.connect(lambda: self.export("json"))
@@ -283,11 +386,17 @@ class HistoryWindow(QDialog):
         layout.addLayout(filters)
         layout.addWidget(splitter, 1)
         layout.addLayout(buttons)
-        for before, after in ((self.search, self.server), (self.server, self.outcome), (self.outcome, self.period),
-                              (self.period, self.table), (self.table, self.details),
-                              (self.details, self.export_json_button),
-                              (self.export_json_button, self.export_csv_button),
-                              (self.export_csv_button, self.clear_button), (self.clear_button, self.close_button)):
+        for before, after in (
+            (self.search, self.server),
+            (self.server, self.outcome),
+            (self.outcome, self.period),
+            (self.period, self.table),
+            (self.table, self.details),
+            (self.details, self.export_json_button),
+            (self.export_json_button, self.export_csv_button),
+            (self.export_csv_button, self.clear_button),
+            (self.clear_button, self.close_button),
+        ):
             QWidget.setTabOrder(before, after)
 
         self.search.textChanged.connect(lambda *_: self.refresh())
@@ -307,8 +416,12 @@ class HistoryWindow(QDialog):
             since = float(QDateTime(QDate.currentDate(), QTime(0, 0)).toSecsSinceEpoch())
         elif days is not None:
             since = time.time() - days * 86400
-        return {"search": self.search.text().strip() or None, "server": self.server.currentData(),
-                "outcome": self.outcome.currentData(), "since": since}
+        return {
+            "search": self.search.text().strip() or None,
+            "server": self.server.currentData(),
+            "outcome": self.outcome.currentData(),
+            "since": since,
+        }
 
     def refresh(self) -> None:
         """Read the rows again for the current filters, keeping the chosen row when it is still
@@ -373,8 +486,9 @@ class HistoryWindow(QDialog):
         """
         rows = list(self.model.rows)
         title = translate("History", "Export the decisions shown")
-        path = self._ask_path(title, f"elicit-tray-history.{kind}",
-                              "JSON (*.json)" if kind == "json" else "CSV (*.csv)")
+        path = self._ask_path(
+            title, f"elicit-tray-history.{kind}", "JSON (*.json)" if kind == "json" else "CSV (*.csv)"
+        )
         if not path:
             return None
         text = export_json(rows) if kind == "json" else export_csv(rows)
@@ -384,13 +498,16 @@ class HistoryWindow(QDialog):
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
                 out.write(text)
         except OSError as exc:
-            QMessageBox.warning(self, title, translate("History", "Cannot write {path}: {error}").format(
-                path=target, error=exc.strerror or exc))
+            QMessageBox.warning(
+                self,
+                title,
+                translate("History", "Cannot write {path}: {error}").format(path=target, error=exc.strerror or exc),
+            )
             return None
         return target
 
     def clear(self) -> int:
-        """"Clear history": after the user confirms, delete every finished decision. Returns
+        """ "Clear history": after the user confirms, delete every finished decision. Returns
         how many were deleted (0 when not confirmed)."""
         if self.history is None:
             return 0
@@ -405,9 +522,13 @@ class HistoryWindow(QDialog):
         return path
 
     def _confirm_dialog(self, question: str) -> bool:
-        answer = QMessageBox.question(self, translate("History", "Clear history"), question,
-                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                                      QMessageBox.StandardButton.No)
+        answer = QMessageBox.question(
+            self,
+            translate("History", "Clear history"),
+            question,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         return answer == QMessageBox.StandardButton.Yes
 
     def done(self, result: int) -> None:

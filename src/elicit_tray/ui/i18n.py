@@ -38,7 +38,7 @@ def translated(message: Any) -> str:
 def available_languages() -> list[str]:
     """Language codes with a shipped catalogue, e.g. ``["de"]``."""
     folder = resources.files("elicit_tray") / "resources" / "i18n"
-    return sorted(p.name[len("elicit_tray_"):-3] for p in folder.iterdir() if p.name.endswith(".qm"))
+    return sorted(p.name[len("elicit_tray_") : -3] for p in folder.iterdir() if p.name.endswith(".qm"))
 
 
 def install_translations(locale: QLocale | None = None) -> str | None:

@@ -17,8 +17,18 @@ from ..elicitation import ElicitationRequest
 from .i18n import translate
 from .style import warning_css
 
-__all__ = ["FSI", "LRI", "PDI", "ElidedLabel", "WrappingLabel", "announce", "one_line", "plain_label", "summary",
-           "warning_label"]
+__all__ = [
+    "FSI",
+    "LRI",
+    "PDI",
+    "ElidedLabel",
+    "WrappingLabel",
+    "announce",
+    "one_line",
+    "plain_label",
+    "summary",
+    "warning_label",
+]
 
 
 class WrappingLabel(QLabel):
@@ -46,8 +56,9 @@ class WrappingLabel(QLabel):
         shown = breakable(text)
         super().setText(shown)
         if shown != text:
-            self.setAccessibleName(text.replace("&&", "\0").replace("&", "").replace("\0", "&")
-                                   if self.buddy() is not None else text)
+            self.setAccessibleName(
+                text.replace("&&", "\0").replace("&", "").replace("\0", "&") if self.buddy() is not None else text
+            )
             self._own_name = True
         elif self._own_name:
             self.setAccessibleName("")  # back to Qt's own: the text
@@ -61,7 +72,6 @@ class WrappingLabel(QLabel):
         self.setText("")
 
 
-
 def plain_label(text: str, *, selectable: bool = True, bold: bool = False) -> QLabel:
     """A label that shows ``text`` as plain text (never rich text, never a link), wrapped, long
     words included (a :class:`WrappingLabel`: ``text()`` is ``text``)."""
@@ -71,15 +81,15 @@ def plain_label(text: str, *, selectable: bool = True, bold: bool = False) -> QL
     label.setWordWrap(True)
     label.setOpenExternalLinks(False)
     if selectable:
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
-                                      | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        label.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
         label.setFocusPolicy(Qt.FocusPolicy.NoFocus)
     if bold:
         font = QFont(label.font())
         font.setBold(True)
         label.setFont(font)
     return label
-
 
 
 def announce(widget: QWidget, text: str) -> None:
@@ -91,7 +101,6 @@ def announce(widget: QWidget, text: str) -> None:
     QAccessible.updateAccessibility(event)
 
 
-
 def warning_label(text: str) -> QLabel:
     """A framed warning: a sign and words, so the meaning never rests on colour alone."""
     label = plain_label("⚠ " + text)
@@ -100,7 +109,6 @@ def warning_label(text: str) -> QLabel:
     label.setStyleSheet(warning_css(label.palette()))
     label.setAccessibleDescription(translate("Dialog", "Warning"))
     return label
-
 
 
 #: Unicode isolates around a value placed inside a translated sentence (UAX #9): first-strong,
@@ -123,7 +131,7 @@ def summary(shown: ElicitationRequest, limit: int = 60) -> str:
     who = one_line(shown.requester.label or shown.peer.label or translate("Presenter", "A local program"))
     what = next((one_line(line) for line in shown.message.splitlines() if line.strip()), "")
     if len(what) > limit:
-        what = what[:limit - 3] + "…"
+        what = what[: limit - 3] + "…"
     return f"{who}: {what}" if what else who
 
 
@@ -141,7 +149,7 @@ class ElidedLabel(QLabel):
         self._full = one_line(text)
         self._mode = mode
         at = self._full.find(one_line(keep)) if keep.strip() else -1
-        self._kept = self._full[:at + len(one_line(keep))] if at >= 0 else ""
+        self._kept = self._full[: at + len(one_line(keep))] if at >= 0 else ""
         self._plain = self._full.translate(_ISOLATES)  # for programs and screen readers
         self.setToolTip(self._full)
         self.setAccessibleName(self._plain)
@@ -160,8 +168,10 @@ class ElidedLabel(QLabel):
         metrics, width = self.fontMetrics(), max(0, self.contentsRect().width())
         rest_width = width - metrics.horizontalAdvance(self._kept + "…")
         if self._kept and rest_width > 0 and metrics.horizontalAdvance(self._full) > width:
-            rest = self._full[len(self._kept):]
-            super().setText(self._kept + metrics.elidedText(rest, self._mode, width - metrics.horizontalAdvance(self._kept)))
+            rest = self._full[len(self._kept) :]
+            super().setText(
+                self._kept + metrics.elidedText(rest, self._mode, width - metrics.horizontalAdvance(self._kept))
+            )
         else:
             super().setText(metrics.elidedText(self._full, self._mode, width))
 
@@ -173,4 +183,3 @@ class ElidedLabel(QLabel):
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._elide()
-

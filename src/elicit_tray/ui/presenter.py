@@ -20,24 +20,25 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QPoint, QRect, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QApplication, QLabel
 from shiboken6 import isValid
 
-from ..request import Cancelled, ElicitationRequest, Failed, Outcome, UrlRequest
+from ..display import for_display
 from ..ipc.protocol import requester_present
+from ..request import Cancelled, ElicitationRequest, Failed, Outcome, UrlRequest
 from .activity import user_is_typing
 from .arming import InputGate
 from .base import ARM_DELAY_MS, ElicitationDialog, announce, plain_label, summary
-from ..display import for_display
 from .form_dialog import FormDialog
 from .i18n import translate
-from .trace import DialogTrace
 from .style import install_style, style_hints
+from .trace import DialogTrace
 from .widgets import WidgetRegistry, registry
 
 if TYPE_CHECKING:
@@ -59,8 +60,13 @@ class _Pending:
 
     __slots__ = ("request", "present", "future", "trace", "dialog", "_summary")
 
-    def __init__(self, request: ElicitationRequest, present: Callable[[], bool],
-                 future: asyncio.Future[Outcome], trace: DialogTrace | None):
+    def __init__(
+        self,
+        request: ElicitationRequest,
+        present: Callable[[], bool],
+        future: asyncio.Future[Outcome],
+        trace: DialogTrace | None,
+    ):
         self.request = request
         self.present = present
         self.future = future
@@ -114,10 +120,16 @@ class Presenter(QObject):
     pending_changed = Signal()
     request_shown = Signal(str)
 
-    def __init__(self, *, opener: BrowserOpener = system_browser, arm_delay_ms: int = ARM_DELAY_MS,
-                 widgets: WidgetRegistry = registry,
-                 on_shown: Callable[[ElicitationDialog], Any] | None = None, timeout_s: int = 0,
-                 max_shown: int = MAX_SHOWN_DIALOGS):
+    def __init__(
+        self,
+        *,
+        opener: BrowserOpener = system_browser,
+        arm_delay_ms: int = ARM_DELAY_MS,
+        widgets: WidgetRegistry = registry,
+        on_shown: Callable[[ElicitationDialog], Any] | None = None,
+        timeout_s: int = 0,
+        max_shown: int = MAX_SHOWN_DIALOGS,
+    ):
         super().__init__()
         self.max_shown = max(1, max_shown)
         self.waiting: dict[str, _Pending] = {}
@@ -163,8 +175,9 @@ class Presenter(QObject):
         """
         if QGuiApplication.primaryScreen() is None:
             return Failed("no display is available to show the dialog")
-        entry = _Pending(request, requester_present.get(), asyncio.get_running_loop().create_future(),
-                         DialogTrace.start(request))
+        entry = _Pending(
+            request, requester_present.get(), asyncio.get_running_loop().create_future(), DialogTrace.start(request)
+        )
         self.waiting[request.key] = entry
         self._refresh()
         try:
@@ -261,13 +274,20 @@ class Presenter(QObject):
             if dialog.waits_to_be_chosen:
                 dialog.raise_()
                 QApplication.alert(dialog)  # the window manager marks it (urgency hint)
-                announce(dialog, translate("Presenter", "{who} asks for your input. The request waits until you go to it: "
-                                           "click it, switch to it (Alt+Tab), or choose it in the elicit-tray menu.").format(
-                    who=self.summary(dialog.request)))
+                announce(
+                    dialog,
+                    translate(
+                        "Presenter",
+                        "{who} asks for your input. The request waits until you go to it: "
+                        "click it, switch to it (Alt+Tab), or choose it in the elicit-tray menu.",
+                    ).format(who=self.summary(dialog.request)),
+                )
             else:
                 self._bring_forward(dialog)
             if self.pending_count() > 1:  # screen readers hear that there is a queue
-                announce(dialog, translate("Presenter", "{count} requests are waiting.").format(count=self.pending_count()))
+                announce(
+                    dialog, translate("Presenter", "{count} requests are waiting.").format(count=self.pending_count())
+                )
             self.request_shown.emit(self.summary(dialog.request))
             if self.on_shown is not None:
                 self.on_shown(dialog)
@@ -291,10 +311,19 @@ class Presenter(QObject):
                     label.setObjectName("queue-count")
                     layout = dialog.layout()
                     layout.insertWidget(layout.count() - 1, label)  # above the buttons
-                text = (translate("Presenter", "1 more request is waiting. It opens when a dialog is answered, "
-                                              "or choose it in the elicit-tray menu.") if count == 1 else
-                        translate("Presenter", "{count} more requests are waiting. They open one by one as dialogs "
-                                              "are answered, or choose one in the elicit-tray menu.").format(count=count))
+                text = (
+                    translate(
+                        "Presenter",
+                        "1 more request is waiting. It opens when a dialog is answered, "
+                        "or choose it in the elicit-tray menu.",
+                    )
+                    if count == 1
+                    else translate(
+                        "Presenter",
+                        "{count} more requests are waiting. They open one by one as dialogs "
+                        "are answered, or choose one in the elicit-tray menu.",
+                    ).format(count=count)
+                )
                 if label.text() != text:
                     label.setText(text)
                 label.show()

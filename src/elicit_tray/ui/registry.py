@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Literal, Mapping
+from typing import Any, Literal
 
 from ..schema import FieldKind, FieldSpec
 from .widgets import (
@@ -49,8 +50,18 @@ from .widgets import (
     picker_shows,
 )
 
-__all__ = ["RADIO_MAX_OPTIONS", "TABLE", "Example", "Factory", "NoWidgetForKind", "Row", "Variant", "WidgetKey",
-           "WidgetRegistry", "registry"]
+__all__ = [
+    "RADIO_MAX_OPTIONS",
+    "TABLE",
+    "Example",
+    "Factory",
+    "NoWidgetForKind",
+    "Row",
+    "Variant",
+    "WidgetKey",
+    "WidgetRegistry",
+    "registry",
+]
 
 #: A required single-select with at most this many options is a radio group, else a combo box.
 RADIO_MAX_OPTIONS = 4
@@ -130,49 +141,145 @@ _FIVE = {"type": "string", "oneOf": [{"const": c, "title": c.title()} for c in (
 
 #: The literal table, variants first (tried in this order), then one row per kind.
 TABLE: tuple[Row, ...] = (
-    Row("radio", RadioSelect, (FieldKind.SINGLE_SELECT,), when=_short_required_select, examples=(
-        Example(_COLOURS, "green", ({"do": "pick", "option": "green"},), invalid=(), required=True),)),
-    Row("tristate", TriStateBoolean, (FieldKind.BOOLEAN,), when=_optional_boolean_without_default, examples=(
-        Example({"type": "boolean"}, False, ({"do": "toggle"}, {"do": "toggle"}), invalid=None),)),
+    Row(
+        "radio",
+        RadioSelect,
+        (FieldKind.SINGLE_SELECT,),
+        when=_short_required_select,
+        examples=(Example(_COLOURS, "green", ({"do": "pick", "option": "green"},), invalid=(), required=True),),
+    ),
+    Row(
+        "tristate",
+        TriStateBoolean,
+        (FieldKind.BOOLEAN,),
+        when=_optional_boolean_without_default,
+        examples=(Example({"type": "boolean"}, False, ({"do": "toggle"}, {"do": "toggle"}), invalid=None),),
+    ),
     # A default no picker can show exactly (a leap second, 0100-01-01) is kept as typed text.
-    Row("date-as-text", TextField, (FieldKind.DATE, FieldKind.DATETIME), when=_default_no_picker_shows, examples=(
-        Example({"type": "string", "format": "date", "default": "0100-01-01"}, "0099-12-31",
+    Row(
+        "date-as-text",
+        TextField,
+        (FieldKind.DATE, FieldKind.DATETIME),
+        when=_default_no_picker_shows,
+        examples=(
+            Example(
+                {"type": "string", "format": "date", "default": "0100-01-01"},
+                "0099-12-31",
                 ({"do": "clear"}, {"do": "type", "text": "0099-12-31"}),
-                invalid=({"do": "clear"}, {"do": "type", "text": "2027-13-45"})),
-        Example({"type": "string", "format": "date-time", "default": "1990-12-31T23:59:60Z"},
+                invalid=({"do": "clear"}, {"do": "type", "text": "2027-13-45"}),
+            ),
+            Example(
+                {"type": "string", "format": "date-time", "default": "1990-12-31T23:59:60Z"},
                 "2026-01-01T00:00:00.250+01:00",
                 ({"do": "clear"}, {"do": "type", "text": "2026-01-01T00:00:00.250+01:00"}),
-                invalid=({"do": "clear"}, {"do": "type", "text": "yesterday"})),
-    )),
-    Row(FieldKind.TEXT, TextField, (FieldKind.TEXT,), examples=(
-        Example({"type": "string", "minLength": 2}, "Ada", ({"do": "type", "text": "Ada"},),
-                invalid=({"do": "type", "text": "A"},)),
-        Example({"type": "string", "format": "email"}, "ada@example.com",
-                ({"do": "type", "text": "ada@example.com"},), invalid=({"do": "type", "text": "ada"},)),
-        Example({"type": "string", "format": "uri"}, "https://example.com/",
-                ({"do": "paste", "text": "https://example.com/"},), invalid=({"do": "type", "text": "example"},)),
-    )),
-    Row(FieldKind.NUMBER, NumberField, (FieldKind.NUMBER,), examples=(
-        Example({"type": "number", "maximum": 10}, 2.5, ({"do": "type", "text": "2.5"},),
-                invalid=({"do": "type", "text": "11"},)),)),
-    Row(FieldKind.INTEGER, NumberField, (FieldKind.INTEGER,), examples=(
-        Example({"type": "integer"}, 3, ({"do": "type", "text": "3"},), invalid=({"do": "type", "text": "3.5"},)),)),
-    Row(FieldKind.BOOLEAN, BooleanField, (FieldKind.BOOLEAN,), examples=(
-        Example({"type": "boolean"}, True, ({"do": "toggle"},), invalid=None, required=True),)),
-    Row(FieldKind.DATE, DateField, (FieldKind.DATE,), examples=(
-        Example({"type": "string", "format": "date"}, "2027-03-04", ({"do": "type", "text": "2027-03-04"},),
-                invalid=(), required=True),)),
+                invalid=({"do": "clear"}, {"do": "type", "text": "yesterday"}),
+            ),
+        ),
+    ),
+    Row(
+        FieldKind.TEXT,
+        TextField,
+        (FieldKind.TEXT,),
+        examples=(
+            Example(
+                {"type": "string", "minLength": 2},
+                "Ada",
+                ({"do": "type", "text": "Ada"},),
+                invalid=({"do": "type", "text": "A"},),
+            ),
+            Example(
+                {"type": "string", "format": "email"},
+                "ada@example.com",
+                ({"do": "type", "text": "ada@example.com"},),
+                invalid=({"do": "type", "text": "ada"},),
+            ),
+            Example(
+                {"type": "string", "format": "uri"},
+                "https://example.com/",
+                ({"do": "paste", "text": "https://example.com/"},),
+                invalid=({"do": "type", "text": "example"},),
+            ),
+        ),
+    ),
+    Row(
+        FieldKind.NUMBER,
+        NumberField,
+        (FieldKind.NUMBER,),
+        examples=(
+            Example(
+                {"type": "number", "maximum": 10},
+                2.5,
+                ({"do": "type", "text": "2.5"},),
+                invalid=({"do": "type", "text": "11"},),
+            ),
+        ),
+    ),
+    Row(
+        FieldKind.INTEGER,
+        NumberField,
+        (FieldKind.INTEGER,),
+        examples=(
+            Example({"type": "integer"}, 3, ({"do": "type", "text": "3"},), invalid=({"do": "type", "text": "3.5"},)),
+        ),
+    ),
+    Row(
+        FieldKind.BOOLEAN,
+        BooleanField,
+        (FieldKind.BOOLEAN,),
+        examples=(Example({"type": "boolean"}, True, ({"do": "toggle"},), invalid=None, required=True),),
+    ),
+    Row(
+        FieldKind.DATE,
+        DateField,
+        (FieldKind.DATE,),
+        examples=(
+            Example(
+                {"type": "string", "format": "date"},
+                "2027-03-04",
+                ({"do": "type", "text": "2027-03-04"},),
+                invalid=(),
+                required=True,
+            ),
+        ),
+    ),
     # Typed in local time; the value is for TZ=UTC (the registry test runs so).
-    Row(FieldKind.DATETIME, DateTimeField, (FieldKind.DATETIME,), examples=(
-        Example({"type": "string", "format": "date-time"}, "2027-03-04T05:06:07+00:00",
-                ({"do": "type", "text": "2027-03-04 05:06:07"},), invalid=(), required=True),)),
-    Row(FieldKind.SINGLE_SELECT, ComboSelect, (FieldKind.SINGLE_SELECT,), examples=(
-        Example(_FIVE, "d", ({"do": "pick", "option": "D"},), invalid=(), required=True),
-        Example(_COLOURS, "blue", ({"do": "pick", "option": "blue"},), invalid=None),
-    )),
-    Row(FieldKind.MULTI_SELECT, MultiSelect, (FieldKind.MULTI_SELECT,), examples=(
-        Example({"type": "array", "minItems": 1, "items": _COLOURS}, ["red", "blue"],
-                ({"do": "check", "options": ["blue", "red"]},), invalid=(), required=True),)),
+    Row(
+        FieldKind.DATETIME,
+        DateTimeField,
+        (FieldKind.DATETIME,),
+        examples=(
+            Example(
+                {"type": "string", "format": "date-time"},
+                "2027-03-04T05:06:07+00:00",
+                ({"do": "type", "text": "2027-03-04 05:06:07"},),
+                invalid=(),
+                required=True,
+            ),
+        ),
+    ),
+    Row(
+        FieldKind.SINGLE_SELECT,
+        ComboSelect,
+        (FieldKind.SINGLE_SELECT,),
+        examples=(
+            Example(_FIVE, "d", ({"do": "pick", "option": "D"},), invalid=(), required=True),
+            Example(_COLOURS, "blue", ({"do": "pick", "option": "blue"},), invalid=None),
+        ),
+    ),
+    Row(
+        FieldKind.MULTI_SELECT,
+        MultiSelect,
+        (FieldKind.MULTI_SELECT,),
+        examples=(
+            Example(
+                {"type": "array", "minItems": 1, "items": _COLOURS},
+                ["red", "blue"],
+                ({"do": "check", "options": ["blue", "red"]},),
+                invalid=(),
+                required=True,
+            ),
+        ),
+    ),
 )
 
 

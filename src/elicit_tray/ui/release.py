@@ -17,7 +17,8 @@ import ctypes
 import ctypes.util
 import logging
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication, QDialog

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication
@@ -49,8 +50,9 @@ class QTestHand:
     def click(self, widget: QWidget) -> None:
         QTest.mouseClick(widget, Qt.MouseButton.LeftButton, pos=widget.rect().topLeft() + QPoint(8, 8))
 
-    def press(self, widget: QWidget, key: Qt.Key,
-              modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+    def press(
+        self, widget: QWidget, key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier
+    ) -> None:
         _press(widget, key, modifier)
 
     def type(self, widget: QWidget, text: str) -> None:
@@ -85,8 +87,11 @@ def _field_step(dialog: ElicitationDialog, step: dict[str, Any]) -> None:
 FIELD_STEPS = frozenset({"type", "paste", "clear", "pick", "toggle", "check", "uncheck"})
 
 
-def perform(dialog: ElicitationDialog, steps: list[dict[str, Any]],
-            before_final: Callable[[ElicitationDialog], Any] | None = None) -> None:
+def perform(
+    dialog: ElicitationDialog,
+    steps: list[dict[str, Any]],
+    before_final: Callable[[ElicitationDialog], Any] | None = None,
+) -> None:
     """Run ``steps`` on ``dialog`` with real input events (synchronously).
 
     ``before_final(dialog)`` runs right before the first terminal step (screenshots).
@@ -105,8 +110,7 @@ def perform(dialog: ElicitationDialog, steps: list[dict[str, Any]],
                 QTest.mouseClick(button, Qt.MouseButton.LeftButton)
             else:  # Accept is disabled: what a keyboard user does is press Enter
                 focus = dialog.focusWidget()
-                _press(focus if focus is not None and not focus.inherits("QPushButton") else dialog,
-                       Qt.Key.Key_Return)
+                _press(focus if focus is not None and not focus.inherits("QPushButton") else dialog, Qt.Key.Key_Return)
         elif do == "decline":
             QTest.mouseClick(dialog.decline_button, Qt.MouseButton.LeftButton)
         elif do == "escape":
@@ -132,7 +136,7 @@ class ScriptPlan:
         self.entries = list(entries)
 
     @classmethod
-    def load(cls, path: Path) -> "ScriptPlan":
+    def load(cls, path: Path) -> ScriptPlan:
         """Read a plan file (UTF-8 JSON); raises ``OSError``/``ValueError``."""
         return cls(json.loads(Path(path).read_text(encoding="utf-8")))
 

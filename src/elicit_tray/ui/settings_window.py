@@ -10,12 +10,25 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QLocale, QTimer
-from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QDialog, QFormLayout, QHBoxLayout, QLabel,
-                               QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 from .. import desktop
 from ..settings import CONSENT_DELAY_BOUNDS, RETENTION_BOUNDS, TIMEOUT_BOUNDS, Preferences, Settings
@@ -30,16 +43,22 @@ PRUNE_INTERVAL_MS = 24 * 3600 * 1000
 #: Where "Start at login" (XDG Autostart) applies.
 _XDG_AUTOSTART = not sys.platform.startswith(("win", "darwin"))
 #: Command-line options of each setting (shown beside a setting the command line fixed).
-OPTIONS = {"timeout_s": "--timeout", "consent_delay_ms": "--consent-delay-ms", "history": "--history/--no-history",
-           "history_values": "--history-values/--no-history-values",
-           "history_query": "--history-query/--no-history-query", "retention_days": "--retention-days",
-           "language": "--lang"}
+OPTIONS = {
+    "timeout_s": "--timeout",
+    "consent_delay_ms": "--consent-delay-ms",
+    "history": "--history/--no-history",
+    "history_values": "--history-values/--no-history-values",
+    "history_query": "--history-query/--no-history-query",
+    "retention_days": "--retention-days",
+    "language": "--lang",
+}
 #: Languages offered: code ("" follows the system) and the language's own name.
 LANGUAGES = (("en", "English"), ("de", "Deutsch"), ("ar", "العربية"))
 
 
-def connect_settings(preferences: Preferences, presenter: Any, recorder: Any, *,
-                     fixed_arm_delay: bool = False) -> QTimer:
+def connect_settings(
+    preferences: Preferences, presenter: Any, recorder: Any, *, fixed_arm_delay: bool = False
+) -> QTimer:
     """Apply ``preferences`` to the running app now and after every change: the presenter's
     timeout and consent delay (unless ``fixed_arm_delay``: a test set it), the recorder's
     privacy switches and retention, the language. Returns the timer that prunes the history
@@ -71,10 +90,16 @@ class SettingsWindow(QDialog):
     :mod:`elicit_tray.desktop`; ``None`` hides the control). Escape or Close hides the window.
     """
 
-    def __init__(self, preferences: Preferences, socket_path: Path | str, *,
-                 autostart: tuple[Callable[[], bool], Callable[[bool], object]] | None = (
-                     (desktop.autostart_enabled, desktop.set_autostart) if _XDG_AUTOSTART else None),
-                 parent: QWidget | None = None):
+    def __init__(
+        self,
+        preferences: Preferences,
+        socket_path: Path | str,
+        *,
+        autostart: tuple[Callable[[], bool], Callable[[bool], object]] | None = (
+            (desktop.autostart_enabled, desktop.set_autostart) if _XDG_AUTOSTART else None
+        ),
+        parent: QWidget | None = None,
+    ):
         super().__init__(parent)
         self.preferences = preferences
         self.autostart_access = autostart
@@ -89,7 +114,9 @@ class SettingsWindow(QDialog):
         if autostart is not None:
             self.autostart.setChecked(bool(autostart[0]()))
             self.autostart.toggled.connect(self._set_autostart)
-            self.autostart.setAccessibleDescription(translate("Settings", "Adds or removes the autostart entry of your desktop."))
+            self.autostart.setAccessibleDescription(
+                translate("Settings", "Adds or removes the autostart entry of your desktop.")
+            )
             form.addRow(self.autostart)
 
         self.timeout = QSpinBox()
@@ -97,9 +124,17 @@ class SettingsWindow(QDialog):
         self.timeout.setSuffix(translate("Settings", " s"))
         self.timeout.setSpecialValueText(translate("Settings", "Never"))
         self.timeout.setValue(current.timeout_s)
-        self._row(form, translate("Settings", "&Timeout:"), self.timeout, "timeout_s",
-                  translate("Settings", "Timeout"),
-                  translate("Settings", "An untouched dialog answers cancel after this many seconds; a countdown shows it. 0: never."))
+        self._row(
+            form,
+            translate("Settings", "&Timeout:"),
+            self.timeout,
+            "timeout_s",
+            translate("Settings", "Timeout"),
+            translate(
+                "Settings",
+                "An untouched dialog answers cancel after this many seconds; a countdown shows it. 0: never.",
+            ),
+        )
         self.timeout.valueChanged.connect(lambda v: preferences.change(timeout_s=v))
 
         self.consent = QSpinBox()
@@ -107,20 +142,43 @@ class SettingsWindow(QDialog):
         self.consent.setSingleStep(100)
         self.consent.setSuffix(translate("Settings", " ms"))
         self.consent.setValue(current.consent_delay_ms)
-        self._row(form, translate("Settings", "&Consent delay:"), self.consent, "consent_delay_ms",
-                  translate("Settings", "Consent delay"),
-                  translate("Settings", "Buttons stay disarmed this long after a dialog appears or regains focus, so a key "
-                                        "meant for another window cannot answer it. From {low} to {high} ms.").format(
-                      low=CONSENT_DELAY_BOUNDS[0], high=CONSENT_DELAY_BOUNDS[1]))
+        self._row(
+            form,
+            translate("Settings", "&Consent delay:"),
+            self.consent,
+            "consent_delay_ms",
+            translate("Settings", "Consent delay"),
+            translate(
+                "Settings",
+                "Buttons stay disarmed this long after a dialog appears or regains focus, so a key "
+                "meant for another window cannot answer it. From {low} to {high} ms.",
+            ).format(low=CONSENT_DELAY_BOUNDS[0], high=CONSENT_DELAY_BOUNDS[1]),
+        )
         self.consent.valueChanged.connect(lambda v: preferences.change(consent_delay_ms=v))
 
         self.history = QCheckBox(translate("Settings", "Keep a &history of decisions"))
         self.values = QCheckBox(translate("Settings", "Keep the &values entered in forms (never secret-looking ones)"))
         self.query = QCheckBox(translate("Settings", "Keep the &query strings of addresses"))
         for box, name, description in (
-                (self.history, "history", translate("Settings", "Records every request and its answer in a private database on this computer.")),
-                (self.values, "history_values", translate("Settings", "Without it the history keeps each field's title but not what was entered.")),
-                (self.query, "history_query", translate("Settings", "Query strings and fragments often hold tokens; without it only scheme, host and path are kept."))):
+            (
+                self.history,
+                "history",
+                translate("Settings", "Records every request and its answer in a private database on this computer."),
+            ),
+            (
+                self.values,
+                "history_values",
+                translate("Settings", "Without it the history keeps each field's title but not what was entered."),
+            ),
+            (
+                self.query,
+                "history_query",
+                translate(
+                    "Settings",
+                    "Query strings and fragments often hold tokens; without it only scheme, host and path are kept.",
+                ),
+            ),
+        ):
             box.setChecked(bool(getattr(current, name)))
             box.setAccessibleDescription(description)
             self._lock(box, name)
@@ -132,9 +190,14 @@ class SettingsWindow(QDialog):
         self.retention.setSuffix(translate("Settings", " days"))
         self.retention.setSpecialValueText(translate("Settings", "Forever"))
         self.retention.setValue(current.retention_days)
-        self._row(form, translate("Settings", "&Keep decisions for:"), self.retention, "retention_days",
-                  translate("Settings", "Retention"),
-                  translate("Settings", "Older decisions are deleted at start and once a day. 0: kept forever."))
+        self._row(
+            form,
+            translate("Settings", "&Keep decisions for:"),
+            self.retention,
+            "retention_days",
+            translate("Settings", "Retention"),
+            translate("Settings", "Older decisions are deleted at start and once a day. 0: kept forever."),
+        )
         self.retention.valueChanged.connect(lambda v: preferences.change(retention_days=v))
 
         self.language = QComboBox()
@@ -142,15 +205,23 @@ class SettingsWindow(QDialog):
         for code, name in LANGUAGES:
             self.language.addItem(name, code)
         self.language.setCurrentIndex(max(0, self.language.findData(current.language)))
-        self._row(form, translate("Settings", "&Language:"), self.language, "language",
-                  translate("Settings", "Language"), translate("Settings", "The language of new dialogs and windows."))
+        self._row(
+            form,
+            translate("Settings", "&Language:"),
+            self.language,
+            "language",
+            translate("Settings", "Language"),
+            translate("Settings", "The language of new dialogs and windows."),
+        )
         self.language.currentIndexChanged.connect(lambda _i: preferences.change(language=self.language.currentData()))
 
         self.socket = QLineEdit(str(socket_path))
         self.socket.setReadOnly(True)
         self.socket.setCursorPosition(0)
         self.socket.setMinimumWidth(min(700, self.socket.fontMetrics().horizontalAdvance(str(socket_path)) + 24))
-        self.socket.setAccessibleDescription(translate("Settings", "Where MCP clients reach elicit-tray (ELICIT_TRAY_SOCKET or --socket)."))
+        self.socket.setAccessibleDescription(
+            translate("Settings", "Where MCP clients reach elicit-tray (ELICIT_TRAY_SOCKET or --socket).")
+        )
         self.copy = QPushButton(translate("Settings", "C&opy"))
         self.copy.setAutoDefault(False)
         self.copy.setAccessibleName(translate("Settings", "Copy the socket path"))
@@ -176,8 +247,9 @@ class SettingsWindow(QDialog):
         layout.addLayout(bottom)
         self._sync_history_boxes()
 
-    def _row(self, form: QFormLayout, label_text: str, widget: QWidget, name: str, accessible: str,
-             description: str) -> None:
+    def _row(
+        self, form: QFormLayout, label_text: str, widget: QWidget, name: str, accessible: str, description: str
+    ) -> None:
         label = QLabel(label_text)
         label.setBuddy(widget)
         widget.setAccessibleName(accessible)
@@ -198,8 +270,11 @@ class SettingsWindow(QDialog):
 
     def _sync_history_boxes(self) -> None:
         on = self.preferences.current.history
-        for widget, name in ((self.values, "history_values"), (self.query, "history_query"),
-                             (self.retention, "retention_days")):
+        for widget, name in (
+            (self.values, "history_values"),
+            (self.query, "history_query"),
+            (self.retention, "retention_days"),
+        ):
             widget.setEnabled(on and not self.preferences.locked(name))
 
     def _set_autostart(self, enabled: bool) -> None:

@@ -34,8 +34,11 @@ def content_height(content: QWidget, width: int) -> int:
     """The height ``content`` needs at ``width`` px (wrapped text included), at least its
     minimum size hint's height."""
     layout = content.layout()
-    needed = (layout.heightForWidth(width) if layout is not None and layout.hasHeightForWidth()
-              else content.heightForWidth(width))
+    needed = (
+        layout.heightForWidth(width)
+        if layout is not None and layout.hasHeightForWidth()
+        else content.heightForWidth(width)
+    )
     return max(needed, content.minimumSizeHint().height())
 
 
@@ -47,8 +50,9 @@ class Sizing:
     :meth:`fit` runs once before the first show, :meth:`grow` whenever content grew.
     """
 
-    def __init__(self, window: QWidget, *, header: QScrollArea, message: QScrollArea, scroll: QScrollArea,
-                 buttons: QBoxLayout):
+    def __init__(
+        self, window: QWidget, *, header: QScrollArea, message: QScrollArea, scroll: QScrollArea, buttons: QBoxLayout
+    ):
         self.window = window
         self.header = header
         self.message = message

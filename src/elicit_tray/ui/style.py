@@ -11,8 +11,19 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QAccessibilityHints, QColor, QGuiApplication, QIcon, QPainter, QPalette, QPen, QStyleHints
 from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleOption, QWidget
 
-__all__ = ["is_dark", "high_contrast", "style_hints", "error_color", "warning_color", "contrast_ratio", "error_css",
-           "warning_css", "control_outline", "OutlinedIndicators", "install_style"]
+__all__ = [
+    "is_dark",
+    "high_contrast",
+    "style_hints",
+    "error_color",
+    "warning_color",
+    "contrast_ratio",
+    "error_css",
+    "warning_css",
+    "control_outline",
+    "OutlinedIndicators",
+    "install_style",
+]
 
 _LIGHT_ERROR, _DARK_ERROR = QColor("#b3261e"), QColor("#ffb4ab")
 _LIGHT_WARNING, _DARK_WARNING = QColor("#8a4500"), QColor("#ffb86b")
@@ -93,8 +104,10 @@ def error_css(palette: QPalette) -> str:
 def warning_css(palette: QPalette) -> str:
     """Style sheet of a warning label (``objectName`` "warning")."""
     width = 3 if high_contrast() else 2
-    return (f"QLabel#warning {{ background: palette(alternate-base); color: palette(window-text);"
-            f" border: {width}px solid {warning_color(palette).name()}; border-radius: 4px; padding: 6px; }}")
+    return (
+        f"QLabel#warning {{ background: palette(alternate-base); color: palette(window-text);"
+        f" border: {width}px solid {warning_color(palette).name()}; border-radius: 4px; padding: 6px; }}"
+    )
 
 
 #: WCAG 2.2 (1.4.11 Non-text Contrast): a control's boundary against what is next to it.
@@ -113,8 +126,11 @@ def control_outline(palette: QPalette) -> QColor:
     outline = window.darker(140)
     for step in range(11):
         t = step / 10
-        color = QColor.fromRgbF(outline.redF() * (1 - t) + text.redF() * t, outline.greenF() * (1 - t) + text.greenF() * t,
-                                outline.blueF() * (1 - t) + text.blueF() * t)
+        color = QColor.fromRgbF(
+            outline.redF() * (1 - t) + text.redF() * t,
+            outline.greenF() * (1 - t) + text.greenF() * t,
+            outline.blueF() * (1 - t) + text.blueF() * t,
+        )
         if min(contrast_ratio(color, window), contrast_ratio(color, base)) >= _OUTLINE_TARGET:
             return color
     return text
@@ -131,8 +147,12 @@ class OutlinedIndicators(QProxyStyle):
         #: (direction, text colour) -> the one clear-button icon handed to every line edit
         self._clear_icons: dict[tuple[bool, int], QIcon] = {}
 
-    def standardIcon(self, standard_icon: QStyle.StandardPixmap, option: QStyleOption | None = None,  # noqa: N802
-                     widget: QWidget | None = None) -> QIcon:
+    def standardIcon(
+        self,
+        standard_icon: QStyle.StandardPixmap,
+        option: QStyleOption | None = None,  # noqa: N802
+        widget: QWidget | None = None,
+    ) -> QIcon:
         """The line edits' clear button gets one shared icon (per direction and text colour):
         the base style makes a new ``QIcon`` per call, and the first paint of each stores its
         pixmap in the global ``QPixmapCache`` under that icon's own key, which no later widget
@@ -141,7 +161,10 @@ class OutlinedIndicators(QProxyStyle):
         if standard_icon != QStyle.StandardPixmap.SP_LineEditClearButton:
             return super().standardIcon(standard_icon, option, widget)
         if option is not None:
-            rtl, text = option.direction == Qt.LayoutDirection.RightToLeft, option.palette.color(QPalette.ColorRole.Text)
+            rtl, text = (
+                option.direction == Qt.LayoutDirection.RightToLeft,
+                option.palette.color(QPalette.ColorRole.Text),
+            )
         elif widget is not None:
             rtl, text = widget.isRightToLeft(), widget.palette().color(QPalette.ColorRole.Text)
         else:
@@ -152,8 +175,13 @@ class OutlinedIndicators(QProxyStyle):
             icon = self._clear_icons[key] = super().standardIcon(standard_icon, option, widget)
         return icon
 
-    def drawPrimitive(self, element: QStyle.PrimitiveElement, option: QStyleOption, painter: QPainter,  # noqa: N802
-                      widget: QWidget | None = None) -> None:
+    def drawPrimitive(
+        self,
+        element: QStyle.PrimitiveElement,
+        option: QStyleOption,
+        painter: QPainter,  # noqa: N802
+        widget: QWidget | None = None,
+    ) -> None:
         super().drawPrimitive(element, option, painter, widget)
         if element not in self._OUTLINED:
             return

@@ -35,11 +35,15 @@ class DialogTrace(QObject):
         self.path = path
         self.start_ns = time.monotonic_ns()
         fields = len(request.form.fields) if isinstance(request, FormRequest) else 0
-        self.line: dict[str, Any] = {"key": request.key, "mode": request.mode, "fields": fields,
-                                     "start_ns": self.start_ns}
+        self.line: dict[str, Any] = {
+            "key": request.key,
+            "mode": request.mode,
+            "fields": fields,
+            "start_ns": self.start_ns,
+        }
 
     @classmethod
-    def start(cls, request: ElicitationRequest) -> "DialogTrace | None":
+    def start(cls, request: ElicitationRequest) -> DialogTrace | None:
         path = os.environ.get(ENV_TRACE)
         return cls(path, request) if path else None
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction, QIcon
@@ -47,7 +48,7 @@ def app_icon(pending: bool = False) -> QIcon:
 
 
 def _waiting(count: int) -> str:
-    """"1 request waiting" / "N requests waiting", in the user's language."""
+    """ "1 request waiting" / "N requests waiting", in the user's language."""
     if count == 1:
         return translate("Tray", "1 request waiting")
     return translate("Tray", "{count} requests waiting").format(count=count)
@@ -64,9 +65,15 @@ class Tray(QSystemTrayIcon):
     on first use and reused.
     """
 
-    def __init__(self, presenter: Presenter, on_quit: Callable[[], object] = QApplication.quit, *,
-                 recorder: Recorder | None = None, preferences: Preferences | None = None,
-                 socket_path: Path | str | None = None):
+    def __init__(
+        self,
+        presenter: Presenter,
+        on_quit: Callable[[], object] = QApplication.quit,
+        *,
+        recorder: Recorder | None = None,
+        preferences: Preferences | None = None,
+        socket_path: Path | str | None = None,
+    ):
         super().__init__(app_icon())
         self.presenter = presenter
         self.on_quit = on_quit
@@ -97,7 +104,9 @@ class Tray(QSystemTrayIcon):
         """Icon and tooltip follow the number of waiting requests."""
         count = self.presenter.pending_count()
         self.setIcon(app_icon(pending=count > 0))
-        self.setToolTip(("elicit-tray: " + _waiting(count)) if count else translate("Tray", "elicit-tray: no requests waiting"))
+        self.setToolTip(
+            ("elicit-tray: " + _waiting(count)) if count else translate("Tray", "elicit-tray: no requests waiting")
+        )
 
     def announce(self, summary: str) -> None:
         """A short notification when a dialog appears (it may not get focus by itself)."""
@@ -113,8 +122,10 @@ class Tray(QSystemTrayIcon):
         header.setEnabled(False)
         self.menu.addAction(header)
         entries = [(key, self.presenter.summary(dialog.request)) for key, dialog in dialogs.items()]
-        entries += [(key, translate("Tray", "{summary} (not shown yet)").format(summary=text))
-                    for key, text in self.presenter.waiting_summaries()]
+        entries += [
+            (key, translate("Tray", "{summary} (not shown yet)").format(summary=text))
+            for key, text in self.presenter.waiting_summaries()
+        ]
         for key, text in entries:
             action = QAction(text.replace("&", "&&"), self.menu)
             action.triggered.connect(lambda _=False, k=key: self.presenter.focus(k))
@@ -143,7 +154,7 @@ class Tray(QSystemTrayIcon):
         self.menu.addAction(quit_action)
 
     def set_autostart(self, enabled: bool) -> None:
-        """"Start at login" toggled: write or remove the user's autostart entry."""
+        """ "Start at login" toggled: write or remove the user's autostart entry."""
         try:
             desktop.set_autostart(enabled)
         except OSError as exc:
@@ -156,7 +167,7 @@ class Tray(QSystemTrayIcon):
         window.activateWindow()
 
     def show_history(self) -> Any:
-        """"History…": show the History window (built on first use, reading afresh); returns it."""
+        """ "History…": show the History window (built on first use, reading afresh); returns it."""
         from .history_window import HistoryWindow
 
         history = self.recorder.history if self.recorder is not None else None
@@ -168,7 +179,7 @@ class Tray(QSystemTrayIcon):
         return self.history_window
 
     def show_settings(self) -> Any:
-        """"Settings…": show the Settings window (built on first use); returns it."""
+        """ "Settings…": show the Settings window (built on first use); returns it."""
         from .settings_window import SettingsWindow
 
         if self.settings_window is None and self.preferences is not None:

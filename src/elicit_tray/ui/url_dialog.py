@@ -12,7 +12,7 @@ import html
 import logging
 import re
 import unicodedata
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import QMimeData, QSize, Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetricsF, QResizeEvent, QTextDocument, QTextOption
@@ -160,8 +160,9 @@ class _HostLabel(QLabel):
         own_line, lines = self.layout_for(width)
         rendered = []
         for before, domain, after in lines:
-            piece = (html.escape(before) + (f"<b><u>{html.escape(domain)}</u></b>" if domain else "")
-                     + html.escape(after))
+            piece = (
+                html.escape(before) + (f"<b><u>{html.escape(domain)}</u></b>" if domain else "") + html.escape(after)
+            )
             rendered.append(piece)
         host = "<br>".join(rendered)
         if self._isolate or self.isRightToLeft():
@@ -230,7 +231,9 @@ class UrlDialog(ElicitationDialog):
         self.browser_opened = False
         self.waiting = False
 
-        self.body.addWidget(plain_label(translate("UrlDialog", "The server asks you to open this address in your web browser:")))
+        self.body.addWidget(
+            plain_label(translate("UrlDialog", "The server asks you to open this address in your web browser:"))
+        )
         url_box = _UrlBox(visible_url(request.url))
         url_box.setObjectName("full-url")
         url_box.setTabChangesFocus(True)
@@ -241,8 +244,9 @@ class UrlDialog(ElicitationDialog):
         self.url_box = url_box
         self.body.addWidget(url_box)
         if analysis.href and analysis.href != request.url:  # e.g. a look-alike Unicode host
-            opens = plain_label(translate("UrlDialog", "The browser will open exactly this address:") + "\n"
-                                + analysis.href)
+            opens = plain_label(
+                translate("UrlDialog", "The browser will open exactly this address:") + "\n" + analysis.href
+            )
             opens.setObjectName("opens")
             opens.setFont(QFont("monospace"))
             self.body.addWidget(opens)
@@ -251,18 +255,28 @@ class UrlDialog(ElicitationDialog):
         self.host_label = _HostLabel(translate("UrlDialog", "Website:"), before, domain, after)
         if analysis.display_host:
             site = analysis.registrable_domain or analysis.display_host
-            self.host_label.setAccessibleName(translate("UrlDialog", "Website {host}, which belongs to {site}").format(
-                host=analysis.display_host, site=site))
+            self.host_label.setAccessibleName(
+                translate("UrlDialog", "Website {host}, which belongs to {site}").format(
+                    host=analysis.display_host, site=site
+                )
+            )
             self.body.addWidget(self.host_label)
             if analysis.registrable_domain:
-                owner = plain_label(translate("UrlDialog", "This address belongs to the site {site}.").format(
-                    site=ltr_isolated(analysis.registrable_domain)))
+                owner = plain_label(
+                    translate("UrlDialog", "This address belongs to the site {site}.").format(
+                        site=ltr_isolated(analysis.registrable_domain)
+                    )
+                )
                 owner.setObjectName("registrable-domain")
                 self.body.addWidget(owner)
             if analysis.unicode_host and analysis.ascii_host and analysis.unicode_host != analysis.ascii_host:
-                forms = plain_label(translate("UrlDialog", "The name contains international characters. Decoded (Unicode) "
-                                       "it reads “{unicode}”; its coded form (Punycode) is {punycode}.").format(
-                    unicode=ltr_isolated(analysis.unicode_host), punycode=analysis.ascii_host))
+                forms = plain_label(
+                    translate(
+                        "UrlDialog",
+                        "The name contains international characters. Decoded (Unicode) "
+                        "it reads “{unicode}”; its coded form (Punycode) is {punycode}.",
+                    ).format(unicode=ltr_isolated(analysis.unicode_host), punycode=analysis.ascii_host)
+                )
                 forms.setObjectName("host-forms")
                 self.body.addWidget(forms)
 
@@ -270,15 +284,23 @@ class UrlDialog(ElicitationDialog):
         if analysis.verdict == "refuse":
             if analysis.scheme and analysis.scheme not in ("http", "https"):
                 head = translate("UrlDialog", "This address cannot be opened (its scheme is “{scheme}:”).").format(
-                    scheme=analysis.scheme)
+                    scheme=analysis.scheme
+                )
             else:
                 head = translate("UrlDialog", "This address cannot be opened.")
             self.body.addWidget(warning_label(head + " " + " ".join(self.warnings)))
         elif self.warnings:
-            self.body.addWidget(warning_label(translate("UrlDialog", "Be careful before opening this address.") + "\n"
-                                              + "\n".join("• " + w for w in self.warnings)))
+            self.body.addWidget(
+                warning_label(
+                    translate("UrlDialog", "Be careful before opening this address.")
+                    + "\n"
+                    + "\n".join("• " + w for w in self.warnings)
+                )
+            )
         self.open_button = self.add_commit_button(translate("UrlDialog", "&Open in browser"), "open")
-        self.open_button.setToolTip(translate("UrlDialog", "Open the address in your web browser; the server is told you agreed"))
+        self.open_button.setToolTip(
+            translate("UrlDialog", "Open the address in your web browser; the server is told you agreed")
+        )
         self.cancel_button.setDefault(False)
 
     def can_commit(self) -> bool:
@@ -295,8 +317,12 @@ class UrlDialog(ElicitationDialog):
         href = self.analysis.href
         assert href is not None
         if not self.opener(href):
-            self.show_status(translate("UrlDialog", "The web browser could not be started. You can copy the address "
-                                "above, or decline or cancel."))
+            self.show_status(
+                translate(
+                    "UrlDialog",
+                    "The web browser could not be started. You can copy the address above, or decline or cancel.",
+                )
+            )
             return
         self.browser_opened = True
         if self.request.elicitation_id:
@@ -310,8 +336,13 @@ class UrlDialog(ElicitationDialog):
         """After consent: wait for the server's completion notice; the user may close."""
         for button in (self.decline_button, self.cancel_button, self.open_button):
             button.hide()
-        self.show_status(translate("UrlDialog", "Opened in your browser. Waiting for the server to confirm that you have "
-                            "finished… You can close this window at any time."))
+        self.show_status(
+            translate(
+                "UrlDialog",
+                "Opened in your browser. Waiting for the server to confirm that you have "
+                "finished… You can close this window at any time.",
+            )
+        )
         self.close_button.show()
         self.close_button.setFocus()
 
@@ -320,5 +351,7 @@ class UrlDialog(ElicitationDialog):
         if not self.waiting:
             return
         self.waiting = False
-        self.show_status(translate("UrlDialog", "The server confirmed that you have finished. This window closes by itself."))
+        self.show_status(
+            translate("UrlDialog", "The server confirmed that you have finished. This window closes by itself.")
+        )
         QTimer.singleShot(1500, self, self.close)

@@ -43,9 +43,23 @@ from .form_row import field_id
 from .i18n import translate
 from .labels import WrappingLabel
 
-__all__ = ["FieldWidget", "Hand", "escape_mnemonic", "WrappingLabel", "invisible_notice", "BooleanField",
-           "ComboSelect", "DateField", "DateTimeField", "MultiSelect", "NumberField", "RadioSelect", "TextField",
-           "TriStateBoolean", "picker_shows"]
+__all__ = [
+    "FieldWidget",
+    "Hand",
+    "escape_mnemonic",
+    "WrappingLabel",
+    "invisible_notice",
+    "BooleanField",
+    "ComboSelect",
+    "DateField",
+    "DateTimeField",
+    "MultiSelect",
+    "NumberField",
+    "RadioSelect",
+    "TextField",
+    "TriStateBoolean",
+    "picker_shows",
+]
 #: Sentinel date meaning "no date" in the date pickers (shown as the empty special text): Qt's
 #: earliest picker date, so every date from 0100-01-02 on can be shown.
 _NO_DATE = QDate(100, 1, 1)
@@ -98,7 +112,8 @@ def invisible_notice(text: str) -> str:
     if not found:
         return ""
     return translate("Widgets", "Invisible characters in this value: {names}. It is exactly: {value}").format(
-        names=", ".join(describe_char(c) for c in found), value=display_line(text))
+        names=", ".join(describe_char(c) for c in found), value=display_line(text)
+    )
 
 
 class Hand(Protocol):
@@ -108,8 +123,9 @@ class Hand(Protocol):
     def click(self, widget: QWidget) -> None:
         """A left click 8 px inside ``widget``'s top-left corner (on a button's indicator)."""
 
-    def press(self, widget: QWidget, key: Qt.Key,
-              modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+    def press(
+        self, widget: QWidget, key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier
+    ) -> None:
         """One key press and release on ``widget``."""
 
     def type(self, widget: QWidget, text: str) -> None:
@@ -315,8 +331,11 @@ class TriStateBoolean(FieldWidget):
         self.group = QButtonGroup(box)
         self.group.setExclusive(True)
         self.states: list[tuple[QRadioButton, bool | None]] = []
-        for text, state in ((translate("Widgets", "Not set"), None), (translate("Widgets", "Yes"), True),
-                            (translate("Widgets", "No"), False)):
+        for text, state in (
+            (translate("Widgets", "Not set"), None),
+            (translate("Widgets", "Yes"), True),
+            (translate("Widgets", "No"), False),
+        ):
             button = QRadioButton(text)
             self.group.addButton(button)
             layout.addWidget(button)
@@ -348,8 +367,17 @@ class TriStateBoolean(FieldWidget):
                 button.setChecked(True)
 
 
-_MODIFIER_KEYS = frozenset({Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_AltGr,
-                            Qt.Key.Key_Meta, Qt.Key.Key_Super_L, Qt.Key.Key_Super_R})
+_MODIFIER_KEYS = frozenset(
+    {
+        Qt.Key.Key_Shift,
+        Qt.Key.Key_Control,
+        Qt.Key.Key_Alt,
+        Qt.Key.Key_AltGr,
+        Qt.Key.Key_Meta,
+        Qt.Key.Key_Super_L,
+        Qt.Key.Key_Super_R,
+    }
+)
 
 
 class _TabLeaves:
@@ -365,7 +393,8 @@ class _TabLeaves:
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
         if event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) and not (
-                event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)):
+            event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
+        ):
             QWidget.focusNextPrevChild(self, event.key() == Qt.Key.Key_Tab)  # type: ignore[arg-type]
             event.accept()
             return
@@ -449,9 +478,10 @@ class _DatePart(FieldWidget):
         if watched is self.edit and self.is_empty():
             starts = event.type() == QEvent.Type.MouseButtonPress or (
                 event.type() == QEvent.Type.KeyPress
-                and event.key() not in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab, Qt.Key.Key_Escape,
-                                        Qt.Key.Key_Return, Qt.Key.Key_Enter)
-                and not event.modifiers() & (Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier))
+                and event.key()
+                not in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab, Qt.Key.Key_Escape, Qt.Key.Key_Return, Qt.Key.Key_Enter)
+                and not event.modifiers() & (Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier)
+            )
             if starts:
                 self.edit.setDateTime(self._start())
                 first = self.edit.sectionAt(0)  # typing then writes the year, "-" moves on
@@ -487,7 +517,9 @@ def _parse_rfc3339(value: str) -> tuple[QDate, QTime, _dt.timedelta, bool] | Non
         return None
     y, mo, d, h, mi, sec = (int(g) for g in found.groups()[:6])
     fraction, sign, oh, om = found.groups()[6:]
-    offset = _dt.timedelta(0) if sign is None else (1 if sign == "+" else -1) * _dt.timedelta(hours=int(oh), minutes=int(om))
+    offset = (
+        _dt.timedelta(0) if sign is None else (1 if sign == "+" else -1) * _dt.timedelta(hours=int(oh), minutes=int(om))
+    )
     date = QDate(y, mo, d)
     exact = date.isValid() and date > _NO_DATE and sec < 60 and fraction is None
     return date, QTime(h, mi, min(sec, 59)), offset, exact

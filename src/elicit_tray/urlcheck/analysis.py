@@ -46,8 +46,12 @@ class UrlAnalysis:
 
     def to_json(self) -> dict:
         """Return ``{"verdict", "reasons" (list), "display_host", "registrable_domain"}``."""
-        return {"verdict": self.verdict, "reasons": list(self.reasons),
-                "display_host": self.display_host, "registrable_domain": self.registrable_domain}
+        return {
+            "verdict": self.verdict,
+            "reasons": list(self.reasons),
+            "display_host": self.display_host,
+            "registrable_domain": self.registrable_domain,
+        }
 
     def host_parts(self) -> tuple[str, str, str]:
         """Split ``display_host`` as ``(before, registrable_domain, after)`` for emphasis.
@@ -77,11 +81,17 @@ def _result(url: str, reasons: list[str], scheme: str | None, **hosts: str | Non
     outcome = verdict(ordered)
     if outcome == "refuse":
         hosts = {}
-    return UrlAnalysis(url=url, verdict=outcome, reasons=ordered, scheme=scheme,
-                       display_host=hosts.get("display_host"),
-                       registrable_domain=hosts.get("registrable_domain"),
-                       href=hosts.get("href"), ascii_host=hosts.get("ascii_host"),
-                       unicode_host=hosts.get("unicode_host"))
+    return UrlAnalysis(
+        url=url,
+        verdict=outcome,
+        reasons=ordered,
+        scheme=scheme,
+        display_host=hosts.get("display_host"),
+        registrable_domain=hosts.get("registrable_domain"),
+        href=hosts.get("href"),
+        ascii_host=hosts.get("ascii_host"),
+        unicode_host=hosts.get("unicode_host"),
+    )
 
 
 _SCHEME_RE = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
@@ -124,7 +134,7 @@ def _analyze(url: str) -> UrlAnalysis:
         return _result(url, ["unparseable"], None)
     if scheme not in ("http", "https"):
         return _result(url, ["scheme_not_allowed"], scheme)
-    rest = url[m.end():]
+    rest = url[m.end() :]
     if not rest.startswith("//") or rest.startswith("///"):
         return _result(url, ["ambiguous_authority"], scheme)
     if not ada_url.check_url(url):

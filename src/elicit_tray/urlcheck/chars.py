@@ -22,8 +22,11 @@ def frozen(icu_set: object) -> object:
 
 def set_chars(icu_set: object) -> frozenset[str]:
     """Every character of an ``icu.UnicodeSet``."""
-    return frozenset(chr(cp) for lo, hi in icu_set.ranges()  # type: ignore[attr-defined]
-                     for cp in range(ord(lo), ord(hi) + 1))
+    return frozenset(
+        chr(cp)
+        for lo, hi in icu_set.ranges()  # type: ignore[attr-defined]
+        for cp in range(ord(lo), ord(hi) + 1)
+    )
 
 
 # Refused anywhere in the URL: General_Category Cc, Cf, Cs, Zs, Zl, Zp and

@@ -23,8 +23,16 @@ from publicsuffixlist import PublicSuffixList
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
-__all__ = ["TOP_DOMAINS", "data_file", "data_lines", "icann_psl", "load_domains", "psl",
-           "skeleton_top_domains", "whole_script_confusables"]
+__all__ = [
+    "TOP_DOMAINS",
+    "data_file",
+    "data_lines",
+    "icann_psl",
+    "load_domains",
+    "psl",
+    "skeleton_top_domains",
+    "whole_script_confusables",
+]
 
 _DATA = resources.files("elicit_tray").joinpath("resources", "data")
 

@@ -45,8 +45,14 @@ def is_local_ip(addr: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     multicast network (notes section 8 ``local_target``).  An IPv6 address that embeds an
     IPv4 address (:func:`embedded_ipv4`) is judged by that IPv4 address alone."""
     judged = embedded_ipv4(addr) or addr
-    return (judged.is_private or judged.is_loopback or judged.is_link_local
-            or judged.is_unspecified or judged.is_reserved or judged.is_multicast)
+    return (
+        judged.is_private
+        or judged.is_loopback
+        or judged.is_link_local
+        or judged.is_unspecified
+        or judged.is_reserved
+        or judged.is_multicast
+    )
 
 
 #: A host label QUrl accepts and DNS can carry (RFC 1123 2.1 letters, digits, hyphen, plus the
@@ -55,8 +61,7 @@ def is_local_ip(addr: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
 _HOST_LABEL = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?\Z")
 
 
-def host_reasons(raw_host: str, ascii_host: str, reasons: list[str],
-                 hosts: dict[str, str | None]) -> bool | str:
+def host_reasons(raw_host: str, ascii_host: str, reasons: list[str], hosts: dict[str, str | None]) -> bool | str:
     """Add domain-name reasons and display fields; return is-loopback, or the refuse reason
     (``"invalid_host"``, ``"invalid_idna"``)."""
     trailing = ascii_host.endswith(".")
@@ -86,12 +91,14 @@ def host_reasons(raw_host: str, ascii_host: str, reasons: list[str],
     if not local:
         suffix = psl().privatesuffix(name)
         if suffix:
-            registrable = ".".join(shown[-(suffix.count(".") + 1):])
+            registrable = ".".join(shown[-(suffix.count(".") + 1) :])
         if embeds_top_domain(labels, suffix):
             reasons.append("subdomain_embeds_domain")
-    hosts.update(display_host=".".join(shown) + ("." if trailing else ""),
-                 registrable_domain=registrable,
-                 unicode_host=unicode_name + ("." if trailing else ""))
+    hosts.update(
+        display_host=".".join(shown) + ("." if trailing else ""),
+        registrable_domain=registrable,
+        unicode_host=unicode_name + ("." if trailing else ""),
+    )
     return loopback
 
 
@@ -115,7 +122,7 @@ def embeds_top_domain(labels: list[str], registrable: str | None) -> bool:
         for k in range(2, LABELS_TO_CHECK + 1):
             if i + k >= len(labels):
                 break
-            domain = ".".join(labels[i:i + k])
+            domain = ".".join(labels[i : i + k])
             if domain in TOP_DOMAINS and domain != registrable:
                 return True
     return False

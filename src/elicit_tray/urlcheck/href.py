@@ -37,8 +37,8 @@ def _rfc3986_component(text: str, part: str) -> str:
     while i < len(text):
         ch = text[i]
         if ch == "%" and i + 2 < len(text) and text[i + 1] in _HEX and text[i + 2] in _HEX:
-            decoded = chr(int(text[i + 1:i + 3], 16))
-            out.append(decoded if decoded in _UNRESERVED else "%" + text[i + 1:i + 3].upper())
+            decoded = chr(int(text[i + 1 : i + 3], 16))
+            out.append(decoded if decoded in _UNRESERVED else "%" + text[i + 1 : i + 3].upper())
             i += 3
             continue
         if ch in allowed:
@@ -53,8 +53,9 @@ def _qt_ipv6(addr: ipaddress.IPv6Address) -> str:
     """IPv6 text as Qt writes it (qipaddress.cpp ``toString``): RFC 5952 compression, except
     that ``::ffff:a.b.c.d`` and ``::a.b.c.d`` (unless a.b.c are all 0) end in dotted IPv4."""
     packed = addr.packed
-    if packed[:10] == bytes(10) and (packed[10:12] == b"\xff\xff"
-                                      or (packed[10:12] == b"\0\0" and packed[12:15] != bytes(3))):
+    if packed[:10] == bytes(10) and (
+        packed[10:12] == b"\xff\xff" or (packed[10:12] == b"\0\0" and packed[12:15] != bytes(3))
+    ):
         prefix = "::ffff:" if packed[10] else "::"
         return prefix + str(ipaddress.IPv4Address(packed[12:]))
     return addr.compressed
@@ -69,13 +70,24 @@ def qt_stable_href(href: str, addr: ipaddress.IPv4Address | ipaddress.IPv6Addres
     userinfo, at, hostport = authority.rpartition("@")
     if at:
         user, colon, password = userinfo.partition(":")
-        userinfo = _rfc3986_component(user, "user") + (
-            ":" + _rfc3986_component(password, "password") if colon else "") + "@"
+        userinfo = (
+            _rfc3986_component(user, "user") + (":" + _rfc3986_component(password, "password") if colon else "") + "@"
+        )
     if addr is not None and addr.version == 6:
         host_end = hostport.index("]") + 1
         hostport = "[" + _qt_ipv6(addr) + "]" + hostport[host_end:]
     tail, hash_sign, fragment = tail.partition("#")
     path, question, query = tail.partition("?")
-    return "".join((scheme, "://", userinfo, hostport, _rfc3986_component(path, "path"),
-                    question, _rfc3986_component(query, "query"),
-                    hash_sign, _rfc3986_component(fragment, "fragment")))
+    return "".join(
+        (
+            scheme,
+            "://",
+            userinfo,
+            hostport,
+            _rfc3986_component(path, "path"),
+            question,
+            _rfc3986_component(query, "query"),
+            hash_sign,
+            _rfc3986_component(fragment, "fragment"),
+        )
+    )

@@ -91,15 +91,16 @@ _DANGEROUS_PATTERN = (
 
 # Removed from UTS 39 recommended + inclusion (IDNSpoofChecker::SetAllowedUnicodeSet).  ZWNJ
 # and ZWJ are already restricted since Unicode 15 (ICU 72); Chromium removes them for older ICU.
-_REMOVED_CHARS = (0x0338, 0x058A, 0x2010, 0x2019, 0x2027, 0x30A0, 0x02BB, 0x02BC, 0x02EC,
-                  0x0138, 0x200C, 0x200D)
+_REMOVED_CHARS = (0x0338, 0x058A, 0x2010, 0x2019, 0x2027, 0x30A0, 0x02BB, 0x02BC, 0x02EC, 0x0138, 0x200C, 0x200D)
 _REMOVED_CHARS_MACOS = (0x0620, 0x0F8C, 0x0F8D, 0x0F8E, 0x0F8F)  # render blank in macOS fonts
-_REMOVED_BLOCKS = ((0x01CD, 0x01DC),  # Latin Extended-B: Pinyin
-                   (0x1C80, 0x1C8F),  # Cyrillic Extended-C
-                   (0x1E00, 0x1E9B),  # Latin Extended Additional
-                   (0x1F00, 0x1FFF),  # Greek Extended
-                   (0xA640, 0xA69F),  # Cyrillic Extended-B
-                   (0xA720, 0xA7FF))  # Latin Extended-D
+_REMOVED_BLOCKS = (
+    (0x01CD, 0x01DC),  # Latin Extended-B: Pinyin
+    (0x1C80, 0x1C8F),  # Cyrillic Extended-C
+    (0x1E00, 0x1E9B),  # Latin Extended Additional
+    (0x1F00, 0x1FFF),  # Greek Extended
+    (0xA640, 0xA69F),  # Cyrillic Extended-B
+    (0xA720, 0xA7FF),
+)  # Latin Extended-D
 
 
 @dataclass(frozen=True)
@@ -141,17 +142,15 @@ class IdnPolicy:
         self._icelandic = frozenset("\u00fe\u00f0")
         self._dangerous = icu.RegexPattern.compile(_DANGEROUS_PATTERN)
         self._allowed_words, rows = whole_script_confusables()
-        self._whole_script = [_WholeScript(frozen(uset(letters)), set_chars(uset(lookalikes)), tlds)
-                              for letters, lookalikes, tlds in rows]
+        self._whole_script = [
+            _WholeScript(frozen(uset(letters)), set_chars(uset(lookalikes)), tlds) for letters, lookalikes, tlds in rows
+        ]
 
         forward = icu.UTransDirection.FORWARD
         self._drop_accents = icu.Transliterator.createFromRules("DropAcc", _DROP_ACCENTS, forward)
-        self._extra_confusables = icu.Transliterator.createFromRules(
-            "ExtraConf", _EXTRA_CONFUSABLES, forward)
-        self._lgc_n_ascii = frozen(uset(
-            r"[[:Latin:][:Greek:][:Cyrillic:][0-9\u002e_\u002d][\u0300-\u0339]]"))
-        self._multi_with_diacritics = frozenset(
-            c for c in _MULTI_SKELETONS if self._remove_diacritics(c) != c)
+        self._extra_confusables = icu.Transliterator.createFromRules("ExtraConf", _EXTRA_CONFUSABLES, forward)
+        self._lgc_n_ascii = frozen(uset(r"[[:Latin:][:Greek:][:Cyrillic:][0-9\u002e_\u002d][\u0300-\u0339]]"))
+        self._multi_with_diacritics = frozenset(c for c in _MULTI_SKELETONS if self._remove_diacritics(c) != c)
 
         self._top: dict[str, set[str]] = {}
         for domain in top_domains:
@@ -218,18 +217,21 @@ class IdnPolicy:
         level = result & self._level_mask
         if level == self._ascii:
             return None
-        if (level == self._single_script and self._kana_exceptions.containsNone(label)
-                and self._combining_exceptions.containsNone(label)):
+        if (
+            level == self._single_script
+            and self._kana_exceptions.containsNone(label)
+            and self._combining_exceptions.containsNone(label)
+        ):
             if label not in self._allowed_words and any(
-                    self._is_whole_script_confusable(ws, label)
-                    and not self._whole_script_allowed_for_tld(ws, tld, tld_unicode)
-                    for ws in self._whole_script):
+                self._is_whole_script_confusable(ws, label)
+                and not self._whole_script_allowed_for_tld(ws, tld, tld_unicode)
+                for ws in self._whole_script
+            ):
                 return "idn_whole_script_confusable"
             return "idn_digit_lookalike" if self._is_digit_lookalike(label) else None
         if self._is_digit_lookalike(label):
             return "idn_digit_lookalike"
-        if (self._non_ascii_latin.containsSome(label)
-                and not self._lgc_n_ascii.containsAll(label)):
+        if self._non_ascii_latin.containsSome(label) and not self._lgc_n_ascii.containsAll(label):
             return "idn_mixed_script"  # kNonAsciiLatinCharMixedWithNonLatin
         if self._dangerous.matcher(label).find():
             return "idn_dangerous_pattern"
@@ -252,8 +254,11 @@ class IdnPolicy:
 
     @staticmethod
     def _whole_script_allowed_for_tld(ws: _WholeScript, tld: str, tld_unicode: str) -> bool:
-        return (bool(tld_unicode) and ws.letters.containsSome(tld_unicode)  # type: ignore
-                or tld in ws.allowed_tlds)
+        return (
+            bool(tld_unicode)
+            and ws.letters.containsSome(tld_unicode)  # type: ignore
+            or tld in ws.allowed_tlds
+        )
 
     # -- skeletons (SkeletonGenerator) -------------------------------------------------------
     def _remove_diacritics(self, hostname: str) -> str:
@@ -311,8 +316,7 @@ def _has_unsafe_middle_dot(label: str, tld: str) -> bool:
     return False
 
 
-def supplemental_hostnames(hostname: str,
-                           limit: int = _MAX_SUPPLEMENTAL_HOSTNAMES) -> set[str]:
+def supplemental_hostnames(hostname: str, limit: int = _MAX_SUPPLEMENTAL_HOSTNAMES) -> set[str]:
     """``GenerateSupplementalHostnames``: variants with each þ/œ/ł replaced by its look-alikes,
     in breadth-first order, at most ``limit``; none for long inputs or too many such
     characters."""
@@ -328,6 +332,7 @@ def supplemental_hostnames(hostname: str,
         if len(out) == limit:
             break
     return out
+
 
 _POLICY: IdnPolicy | None = None
 _POLICY_LOCK = threading.Lock()

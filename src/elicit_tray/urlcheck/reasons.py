@@ -41,47 +41,120 @@ WARN: Severity = "warn"
 
 REASON_TABLE: tuple[Reason, ...] = (
     Reason("unparseable", REFUSE, QT_TRANSLATE_NOOP("UrlReasons", "This is not a valid web address.")),
-    Reason("forbidden_character", REFUSE, QT_TRANSLATE_NOOP(
-        "UrlReasons", "The address contains hidden, invisible or space characters.")),
-    Reason("bidi_control", REFUSE, QT_TRANSLATE_NOOP(
-        "UrlReasons", "The address contains characters that reverse the direction of the text shown.")),
-    Reason("ambiguous_authority", REFUSE, QT_TRANSLATE_NOOP(
-        "UrlReasons", "The address is written in a way that browsers and other programs could read as different websites.")),
-    Reason("scheme_not_allowed", REFUSE, QT_TRANSLATE_NOOP(
-        "UrlReasons", "This is not a web page address (only http and https can be opened).")),
+    Reason(
+        "forbidden_character",
+        REFUSE,
+        QT_TRANSLATE_NOOP("UrlReasons", "The address contains hidden, invisible or space characters."),
+    ),
+    Reason(
+        "bidi_control",
+        REFUSE,
+        QT_TRANSLATE_NOOP(
+            "UrlReasons", "The address contains characters that reverse the direction of the text shown."
+        ),
+    ),
+    Reason(
+        "ambiguous_authority",
+        REFUSE,
+        QT_TRANSLATE_NOOP(
+            "UrlReasons",
+            "The address is written in a way that browsers and other programs could read as different websites.",
+        ),
+    ),
+    Reason(
+        "scheme_not_allowed",
+        REFUSE,
+        QT_TRANSLATE_NOOP("UrlReasons", "This is not a web page address (only http and https can be opened)."),
+    ),
     # A host name no resolver and no Qt URL accepts (empty, over-long or non-LDH labels); it
     # shares the sentence of "unparseable", whose translation exists.
     Reason("invalid_host", REFUSE, QT_TRANSLATE_NOOP("UrlReasons", "This is not a valid web address.")),
-    Reason("invalid_idna", REFUSE, QT_TRANSLATE_NOOP("UrlReasons", "The address contains a malformed international name.")),
+    Reason(
+        "invalid_idna", REFUSE, QT_TRANSLATE_NOOP("UrlReasons", "The address contains a malformed international name.")
+    ),
     Reason("insecure_scheme", WARN, QT_TRANSLATE_NOOP("UrlReasons", "The connection to this site is not encrypted.")),
-    Reason("userinfo", WARN, QT_TRANSLATE_NOOP(
-        "UrlReasons", "The address contains a user name before the real site name, which can make it look like a different site.")),
-    Reason("ip_literal", WARN, QT_TRANSLATE_NOOP(
-        "UrlReasons", "The address is a numeric internet address rather than a site name.")),
-    Reason("ip_noncanonical", WARN, QT_TRANSLATE_NOOP("UrlReasons", "The numeric address is written in an unusual form.")),
-    Reason("local_target", WARN, QT_TRANSLATE_NOOP(
-        "UrlReasons", "The address points to this computer or to a private or local network.")),
-    Reason("host_normalized", WARN, QT_TRANSLATE_NOOP(
-        "UrlReasons", "The site name is written with unusual characters that the browser converts to a different spelling.")),
+    Reason(
+        "userinfo",
+        WARN,
+        QT_TRANSLATE_NOOP(
+            "UrlReasons",
+            "The address contains a user name before the real site name, which can make it look like a different site.",
+        ),
+    ),
+    Reason(
+        "ip_literal",
+        WARN,
+        QT_TRANSLATE_NOOP("UrlReasons", "The address is a numeric internet address rather than a site name."),
+    ),
+    Reason(
+        "ip_noncanonical", WARN, QT_TRANSLATE_NOOP("UrlReasons", "The numeric address is written in an unusual form.")
+    ),
+    Reason(
+        "local_target",
+        WARN,
+        QT_TRANSLATE_NOOP("UrlReasons", "The address points to this computer or to a private or local network."),
+    ),
+    Reason(
+        "host_normalized",
+        WARN,
+        QT_TRANSLATE_NOOP(
+            "UrlReasons",
+            "The site name is written with unusual characters that the browser converts to a different spelling.",
+        ),
+    ),
     Reason("trailing_dot", WARN, QT_TRANSLATE_NOOP("UrlReasons", "The site name ends with an extra dot.")),
     Reason("host_too_long", WARN, QT_TRANSLATE_NOOP("UrlReasons", "The site name is unusually long.")),
-    Reason("subdomain_embeds_domain", WARN, QT_TRANSLATE_NOOP(
-        "UrlReasons", "The address contains the name of a well-known site, but it leads to a different site.")),
-    Reason("idn_shown_as_punycode", WARN, QT_TRANSLATE_NOOP(
-        "UrlReasons",
-        "The site name uses international characters that could be mistaken for other letters, so it is shown in its coded form.")),
-    Reason("idn_mixed_script", WARN, QT_TRANSLATE_NOOP(
-        "UrlReasons", "The address contains characters from several alphabets that look alike.")),
-    Reason("idn_whole_script_confusable", WARN, QT_TRANSLATE_NOOP(
-        "UrlReasons", "The site name is written in a foreign alphabet whose letters look like Latin letters.")),
-    Reason("idn_confusable_top_domain", WARN, QT_TRANSLATE_NOOP(
-        "UrlReasons", "The site name looks almost identical to a well-known site.")),
-    Reason("idn_disallowed_character", WARN, QT_TRANSLATE_NOOP(
-        "UrlReasons", "The site name contains symbols or characters that are not allowed in trustworthy site names.")),
-    Reason("idn_digit_lookalike", WARN, QT_TRANSLATE_NOOP(
-        "UrlReasons", "The site name contains characters that look like digits.")),
-    Reason("idn_dangerous_pattern", WARN, QT_TRANSLATE_NOOP(
-        "UrlReasons", "The site name contains characters that look like punctuation such as slashes or dots.")),
+    Reason(
+        "subdomain_embeds_domain",
+        WARN,
+        QT_TRANSLATE_NOOP(
+            "UrlReasons", "The address contains the name of a well-known site, but it leads to a different site."
+        ),
+    ),
+    Reason(
+        "idn_shown_as_punycode",
+        WARN,
+        QT_TRANSLATE_NOOP(
+            "UrlReasons",
+            "The site name uses international characters that could be mistaken for other letters, so it is shown in its coded form.",
+        ),
+    ),
+    Reason(
+        "idn_mixed_script",
+        WARN,
+        QT_TRANSLATE_NOOP("UrlReasons", "The address contains characters from several alphabets that look alike."),
+    ),
+    Reason(
+        "idn_whole_script_confusable",
+        WARN,
+        QT_TRANSLATE_NOOP(
+            "UrlReasons", "The site name is written in a foreign alphabet whose letters look like Latin letters."
+        ),
+    ),
+    Reason(
+        "idn_confusable_top_domain",
+        WARN,
+        QT_TRANSLATE_NOOP("UrlReasons", "The site name looks almost identical to a well-known site."),
+    ),
+    Reason(
+        "idn_disallowed_character",
+        WARN,
+        QT_TRANSLATE_NOOP(
+            "UrlReasons", "The site name contains symbols or characters that are not allowed in trustworthy site names."
+        ),
+    ),
+    Reason(
+        "idn_digit_lookalike",
+        WARN,
+        QT_TRANSLATE_NOOP("UrlReasons", "The site name contains characters that look like digits."),
+    ),
+    Reason(
+        "idn_dangerous_pattern",
+        WARN,
+        QT_TRANSLATE_NOOP(
+            "UrlReasons", "The site name contains characters that look like punctuation such as slashes or dots."
+        ),
+    ),
 )
 """Every reason: its stable id, its severity and its sentence, in the order reasons are reported."""
 

@@ -6,9 +6,27 @@ elicitations through the tray app, for MCP hosts that cannot (``notes/proxy-desi
 """
 
 from .core import (
-    AskTray, CancelTray, CompleteTray, Identity, ToHost, ToServer, TrayAnswer, WrapCore, POLICIES,
+    POLICIES,
     UNREACHABLE_MESSAGE,
+    AskTray,
+    CancelTray,
+    CompleteTray,
+    Identity,
+    ToHost,
+    ToServer,
+    TrayAnswer,
+    WrapCore,
 )
 
-__all__ = ["AskTray", "CancelTray", "CompleteTray", "Identity", "ToHost", "ToServer", "TrayAnswer", "WrapCore",
-           "POLICIES", "UNREACHABLE_MESSAGE"]
+__all__ = [
+    "AskTray",
+    "CancelTray",
+    "CompleteTray",
+    "Identity",
+    "ToHost",
+    "ToServer",
+    "TrayAnswer",
+    "WrapCore",
+    "POLICIES",
+    "UNREACHABLE_MESSAGE",
+]

@@ -35,14 +35,30 @@ import re
 import secrets
 import shlex
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from ..ipc.jsonrpc import INTERNAL_ERROR
 from ..request import MODES, REQUESTER_KEY
 
-__all__ = ["WrapCore", "Identity", "ToHost", "ToServer", "AskTray", "CancelTray", "CompleteTray", "TrayAnswer",
-           "Action", "POLICIES", "UNREACHABLE_MESSAGE", "INTERNAL_ERROR", "MAX_ROUNDS", "CLIENT_CAPS_KEY",
-           "SERVER_INFO_KEY", "INPUT_REQUIRED_METHODS", "owned_modes"]
+__all__ = [
+    "WrapCore",
+    "Identity",
+    "ToHost",
+    "ToServer",
+    "AskTray",
+    "CancelTray",
+    "CompleteTray",
+    "TrayAnswer",
+    "Action",
+    "POLICIES",
+    "UNREACHABLE_MESSAGE",
+    "INTERNAL_ERROR",
+    "MAX_ROUNDS",
+    "CLIENT_CAPS_KEY",
+    "SERVER_INFO_KEY",
+    "INPUT_REQUIRED_METHODS",
+    "owned_modes",
+]
 
 #: ``--policy`` values (§2.7).
 POLICIES = ("complement", "always", "off")
@@ -120,7 +136,7 @@ class CompleteTray:
     elicitation_id: str
 
 
-Action = Union[ToHost, ToServer, AskTray, CancelTray, CompleteTray]
+Action = ToHost | ToServer | AskTray | CancelTray | CompleteTray
 
 
 @dataclass(frozen=True)
@@ -133,7 +149,7 @@ class TrayAnswer:
     error: dict[str, Any] | None = None
 
     @classmethod
-    def unreachable(cls) -> "TrayAnswer":
+    def unreachable(cls) -> TrayAnswer:
         """-32603 ``"elicit-tray: tray app unreachable"`` (§2.5)."""
         return cls(error={"code": INTERNAL_ERROR, "message": UNREACHABLE_MESSAGE})
 
@@ -275,7 +291,7 @@ def _raw(line: bytes, *path: str) -> str | None:
             return None
         span = spans[key]
         start = span[0]
-    return None if span is None else text[span[0]:span[1]]
+    return None if span is None else text[span[0] : span[1]]
 
 
 def _with_id(line: bytes, raw_id: str) -> bytes | None:
@@ -350,8 +366,14 @@ class WrapCore:
         ValueError: an unknown ``policy``.
     """
 
-    def __init__(self, policy: str = "complement", *, identity: Identity | None = None,
-                 id_prefix: str | None = None, max_rounds: int = MAX_ROUNDS):
+    def __init__(
+        self,
+        policy: str = "complement",
+        *,
+        identity: Identity | None = None,
+        id_prefix: str | None = None,
+        max_rounds: int = MAX_ROUNDS,
+    ):
         if policy not in POLICIES:
             raise ValueError(f"unknown policy {policy!r} (one of {', '.join(POLICIES)})")
         self.policy = policy
@@ -406,8 +428,12 @@ class WrapCore:
         params = msg.get("params")
         caps = params.get("capabilities") if isinstance(params, dict) else None
         version = params.get("protocolVersion") if isinstance(params, dict) else None
-        if not isinstance(caps, dict) or not isinstance(version, str) or version < _FIRST_ELICITATION_VERSION \
-                or not self.tray_up:
+        if (
+            not isinstance(caps, dict)
+            or not isinstance(version, str)
+            or version < _FIRST_ELICITATION_VERSION
+            or not self.tray_up
+        ):
             return [ToServer(line)]
         declared = caps.get("elicitation")
         owned = owned_modes(declared, self.policy)
@@ -428,8 +454,9 @@ class WrapCore:
             return [ToServer(line)]
         return [ToServer(data + _ending(line))]
 
-    def _host_enveloped(self, line: bytes, msg: dict[str, Any], method: str, params: dict[str, Any],
-                        meta: dict[str, Any]) -> list[Action]:
+    def _host_enveloped(
+        self, line: bytes, msg: dict[str, Any], method: str, params: dict[str, Any], meta: dict[str, Any]
+    ) -> list[Action]:
         """§2.1 2026 era: edit the client-capabilities ``_meta`` of every request carrying
         it; watch the ``input_required`` methods (§2.3.1)."""
         if not self.tray_up:
@@ -475,8 +502,9 @@ class WrapCore:
         params["requestId"] = json.loads(watch.retry_key)
         data = _encode(msg)
         if data is None:
-            data = _encode({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                            "params": {"requestId": params["requestId"]}})
+            data = _encode(
+                {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": params["requestId"]}}
+            )
         assert data is not None
         return [ToServer(data + _ending(line))]
 
@@ -486,10 +514,15 @@ class WrapCore:
         """One line from the server (terminator included). Returns the actions, in order."""
         if self.policy == "off":
             return [ToHost(line)]
-        if not (_B_ELICIT in line or _B_CANCELLED in line or _B_COMPLETE in line or self._prefix_bytes in line
-                or (self._watch and (_B_RESULT in line or _B_ERROR in line))
-                or (self._init_key is not None and self.server_info is None and _B_SERVER_INFO in line)
-                or ("url" in self.owned_legacy and _B_URL_REQUIRED in line)):
+        if not (
+            _B_ELICIT in line
+            or _B_CANCELLED in line
+            or _B_COMPLETE in line
+            or self._prefix_bytes in line
+            or (self._watch and (_B_RESULT in line or _B_ERROR in line))
+            or (self._init_key is not None and self.server_info is None and _B_SERVER_INFO in line)
+            or ("url" in self.owned_legacy and _B_URL_REQUIRED in line)
+        ):
             return [ToHost(line)]
         msg = _parse(line)
         if msg is None:
@@ -544,8 +577,9 @@ class WrapCore:
         assert isinstance(params, dict)
         eid = params.get("elicitationId") if params.get("mode") == "url" else None
         key = _key(msg["id"])
-        ticket = self._new_ticket(_Ticket("server", raw_id=raw_id, id_key=key,
-                                          url_id=eid if isinstance(eid, str) else None))
+        ticket = self._new_ticket(
+            _Ticket("server", raw_id=raw_id, id_key=key, url_id=eid if isinstance(eid, str) else None)
+        )
         self._server_asks[key] = ticket
         return [AskTray(ticket, self._requester_params(params))]
 
@@ -587,8 +621,9 @@ class WrapCore:
         actions.append(ToHost(line))
         return actions
 
-    def _watched_response(self, line: bytes, msg: dict[str, Any], watch: _Watch, host_key: str,
-                          *, retry: bool) -> list[Action]:
+    def _watched_response(
+        self, line: bytes, msg: dict[str, Any], watch: _Watch, host_key: str, *, retry: bool
+    ) -> list[Action]:
         """§2.3.2 / §2.3.4: the server's answer to a watched host request or to our retry."""
         result = msg.get("result")
         owned_keys: dict[str, dict[str, Any]] = {}
@@ -596,8 +631,11 @@ class WrapCore:
             requests = result.get("inputRequests")
             if isinstance(requests, dict):
                 for name, request in requests.items():
-                    if isinstance(request, dict) and request.get("method") == "elicitation/create" \
-                            and _mode(request.get("params")) in watch.owned:
+                    if (
+                        isinstance(request, dict)
+                        and request.get("method") == "elicitation/create"
+                        and _mode(request.get("params")) in watch.owned
+                    ):
                         owned_keys[name] = request["params"]
         if not owned_keys:  # final, or nothing the proxy owns: to the host under its own id
             del self._watch[host_key]
@@ -605,15 +643,29 @@ class WrapCore:
                 return [ToHost(line)]
             data = _with_id(line, watch.raw_id)
             if data is None:
-                return [ToHost(_error_line(watch.raw_id, {"code": INTERNAL_ERROR,
-                                                         "message": "elicit-tray: unreadable answer from the server"}))]
+                return [
+                    ToHost(
+                        _error_line(
+                            watch.raw_id,
+                            {"code": INTERNAL_ERROR, "message": "elicit-tray: unreadable answer from the server"},
+                        )
+                    )
+                ]
             return [ToHost(data)]
         watch.rounds += 1
         if watch.rounds > self.max_rounds:
             del self._watch[host_key]
-            return [ToHost(_error_line(watch.raw_id, {
-                "code": INTERNAL_ERROR,
-                "message": f"elicit-tray: the server asked for input in more than {self.max_rounds} rounds"}))]
+            return [
+                ToHost(
+                    _error_line(
+                        watch.raw_id,
+                        {
+                            "code": INTERNAL_ERROR,
+                            "message": f"elicit-tray: the server asked for input in more than {self.max_rounds} rounds",
+                        },
+                    )
+                )
+            ]
         watch.state = "tray"
         watch.retry_key = None
         watch.answers = dict.fromkeys(owned_keys)  # answers go back in the server's key order
@@ -646,8 +698,15 @@ class WrapCore:
                 return [ToServer(_error_line(info.raw_id, TrayAnswer.unreachable().error or {}))]
             if accepted and info.url_id:
                 self._answered_urls.add(info.url_id)
-            return [ToServer(b'{"jsonrpc":"2.0","id":' + info.raw_id.encode("utf-8", "surrogatepass")
-                             + b',"result":' + body + b"}\n")]
+            return [
+                ToServer(
+                    b'{"jsonrpc":"2.0","id":'
+                    + info.raw_id.encode("utf-8", "surrogatepass")
+                    + b',"result":'
+                    + body
+                    + b"}\n"
+                )
+            ]
         watch = self._watch.get(info.host_key)
         if watch is None or watch.state != "tray":
             return []

@@ -67,7 +67,7 @@ class LineSplitter:
             nl = chunk.find(b"\n", start)
             if nl < 0:
                 break
-            lines.append(chunk[start: nl + 1])
+            lines.append(chunk[start : nl + 1])
             start = nl + 1
         if start < len(chunk):
             self._parts.append(chunk[start:])
@@ -135,8 +135,16 @@ class _HostIO:
 
 
 class _Shell:
-    def __init__(self, argv: list[str], core: WrapCore, process: Process, host: _HostIO, *,
-                 socket_path: Path | None, wire_log: BinaryIO | None):
+    def __init__(
+        self,
+        argv: list[str],
+        core: WrapCore,
+        process: Process,
+        host: _HostIO,
+        *,
+        socket_path: Path | None,
+        wire_log: BinaryIO | None,
+    ):
         from ..client import Completions
 
         self.argv, self.core, self.process, self.host = argv, core, process, host
@@ -243,10 +251,17 @@ class _Shell:
         with anyio.CancelScope() as scope:
             self.scopes[action.ticket] = scope
             try:
-                result = await request("elicitation/create", action.params, socket_path=self.socket_path,
-                                       autostart=False, completions=self.completions)
-                answer = TrayAnswer(result=result if isinstance(result, dict) else None,
-                                    error=None if isinstance(result, dict) else TrayAnswer.unreachable().error)
+                result = await request(
+                    "elicitation/create",
+                    action.params,
+                    socket_path=self.socket_path,
+                    autostart=False,
+                    completions=self.completions,
+                )
+                answer = TrayAnswer(
+                    result=result if isinstance(result, dict) else None,
+                    error=None if isinstance(result, dict) else TrayAnswer.unreachable().error,
+                )
             except TrayUnavailable as exc:
                 _note(f"the tray app could not answer: {exc.message}")
             except TrayError as exc:
@@ -364,8 +379,15 @@ def _note(text: str) -> None:
         pass
 
 
-async def run_wrap(argv: list[str], *, policy: str = "complement", socket_path: Path | None = None,
-                   wire_log: Path | None = None, in_fd: int = 0, out_fd: int = 1) -> int:
+async def run_wrap(
+    argv: list[str],
+    *,
+    policy: str = "complement",
+    socket_path: Path | None = None,
+    wire_log: Path | None = None,
+    in_fd: int = 0,
+    out_fd: int = 1,
+) -> int:
     """Run ``argv`` as the wrapped MCP server and relay between it and the host on
     ``in_fd``/``out_fd`` (``notes/proxy-design.md``; issue 14).
 
@@ -382,8 +404,9 @@ async def run_wrap(argv: list[str], *, policy: str = "complement", socket_path: 
     """
     core = WrapCore(policy)
     try:
-        process = await anyio.open_process(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None,
-                                           start_new_session=True)
+        process = await anyio.open_process(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, start_new_session=True
+        )
     except FileNotFoundError as exc:
         _note(f"cannot run {argv[0]!r}: {exc.strerror or exc}")
         return 127
@@ -394,8 +417,9 @@ async def run_wrap(argv: list[str], *, policy: str = "complement", socket_path: 
     host = _HostIO(in_fd, out_fd)
     log = None
     if wire_log is not None:
-        log = os.fdopen(os.open(wire_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0),
-                                0o600), "ab")
+        log = os.fdopen(
+            os.open(wire_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600), "ab"
+        )
     try:
         return await _Shell(argv, core, process, host, socket_path=socket_path, wire_log=log).run()
     finally:
@@ -406,8 +430,9 @@ async def run_wrap(argv: list[str], *, policy: str = "complement", socket_path: 
             _signal_group(process, getattr(signal, "SIGKILL", signal.SIGTERM))
 
 
-def wrap_main(argv: list[str], *, policy: str = "complement", socket_path: Path | None = None,
-              wire_log: Path | None = None) -> int:
+def wrap_main(
+    argv: list[str], *, policy: str = "complement", socket_path: Path | None = None, wire_log: Path | None = None
+) -> int:
     """``elicit-tray wrap``: :func:`run_wrap` on stdin/stdout under asyncio; returns the exit
     status (2 when no command is given)."""
     if not argv:
