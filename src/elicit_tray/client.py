@@ -31,7 +31,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from .ipc import jsonrpc as rpc
 from .paths import SocketPathTooLong, check_socket_path_length, default_socket_path
@@ -75,6 +75,13 @@ class TrayUnavailable(TrayError):
 
     def __init__(self, message: str):
         super().__init__(INTERNAL_ERROR, message)
+
+
+class MessageHandler(Protocol):
+    """What :func:`completion_forwarder` returns: the shape of ``mcp.Client``'s
+    ``message_handler`` (the SDK's ``MessageHandlerFnT``, whose parameter is named ``message``)."""
+
+    async def __call__(self, message: Any) -> None: ...
 
 
 #: What to do when the socket is not the user's own (part of every :class:`UntrustedSocket` message).
@@ -388,7 +395,9 @@ async def request(
             if completions is not None and eid is not None:
                 completions.hold(eid, reader, writer)
                 held = True
-            return reply.result
+            # The tray's results are objects (README "IPC contract"); passed on as read.
+            result: dict[str, Any] = reply.result
+            return result
     except asyncio.CancelledError:
         try:
             writer.write(
@@ -574,7 +583,7 @@ def completion_forwarder(
     socket_path: str | os.PathLike[str] | None = None,
     then: Callable[[Any], Awaitable[None]] | None = None,
     completions: Completions | None = None,
-) -> Callable[[Any], Awaitable[None]]:
+) -> MessageHandler:
     """A ``message_handler`` for ``mcp.Client`` that forwards ``notifications/elicitation/complete``
     (MCP 2025-11-25) to the tray app, then calls ``then(message)`` if given.
 

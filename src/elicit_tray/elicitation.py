@@ -172,10 +172,11 @@ def parse_elicit_params(params: dict[str, Any], peer: Peer | None = None) -> Eli
         if problems or form is None:
             raise ParamsError(problems)
         return FormRequest(form=form, **common)
-    url = params.get("url")
+    raw_url = params.get("url")
+    url = raw_url if isinstance(raw_url, str) else ""
     eid = params.get("elicitationId")
     analysis = None
-    if not isinstance(url, str) or not url:
+    if not url:
         problems.append(Violation("/url", '"url" must be a non-empty string in url mode'))
     else:
         from .urlcheck import analyze_url  # loaded on the first URL request, not at start-up

@@ -354,7 +354,8 @@ class History:
         prefix ending in ``-`` (``"cancel-"`` matches every cancel); ``search`` a case-insensitive
         substring of server, title, client, process, message, URL, detail or the fields' text.
         """
-        where, args = [], []
+        where: list[str] = []
+        args: list[float | str] = []
         if since is not None:
             where.append("received >= ?")
             args.append(since)

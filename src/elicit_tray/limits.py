@@ -8,7 +8,7 @@ pending and connection limits in :mod:`elicit_tray.ipc.protocol` and :mod:`elici
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from .request import MAX_CMDLINE_BYTES, REQUESTER_KEY
 from .schema import Violation
@@ -63,8 +63,10 @@ def _option_count(schema: dict[str, Any], prop: Any) -> int:
         prop = target.get(name) if isinstance(target, dict) else None
     if not isinstance(prop, dict):
         return 0
-    holder = prop.get("items") if isinstance(prop.get("items"), dict) else prop
-    return sum(len(holder[key]) for key in ("enum", "oneOf", "anyOf") if isinstance(holder.get(key), list))
+    items = prop.get("items")
+    holder: dict[str, Any] = items if isinstance(items, dict) else prop
+    lists = (holder.get(key) for key in ("enum", "oneOf", "anyOf"))
+    return sum(len(options) for options in lists if isinstance(options, list))
 
 
 def limit_violations(params: dict[str, Any]) -> list[Violation]:
@@ -76,7 +78,7 @@ def limit_violations(params: dict[str, Any]) -> list[Violation]:
     """
     problems: list[Violation] = []
 
-    def too_long(value: Any, limit: int) -> bool:
+    def too_long(value: Any, limit: int) -> TypeGuard[str]:
         return isinstance(value, str) and len(value) > limit
 
     message = params.get("message")

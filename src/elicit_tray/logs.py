@@ -45,6 +45,7 @@ import re
 import stat
 import sys
 import time
+from io import TextIOWrapper
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit
@@ -360,14 +361,14 @@ class _PrivateRotatingHandler(logging.handlers.RotatingFileHandler):
     """A rotating handler whose files are opened by :func:`open_private_log` and whose rotation
     only renames and unlinks (``os.replace`` moves a link itself, never its target)."""
 
-    def _open(self):  # type: ignore[no-untyped-def]
+    def _open(self) -> TextIOWrapper:
         fd = open_private_log(Path(self.baseFilename))
         return os.fdopen(fd, "a", encoding=self.encoding, errors=self.errors)
 
     def doRollover(self) -> None:  # noqa: N802 - logging's name
         if self.stream:
             self.stream.close()
-            self.stream = None  # type: ignore[assignment]
+            self.stream = None
         base = self.baseFilename
         if self.backupCount > 0:
             for i in range(self.backupCount - 1, 0, -1):

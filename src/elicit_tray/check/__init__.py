@@ -233,7 +233,8 @@ def _warnings(params: dict[str, Any], request: ElicitationRequest | None) -> lis
     if mode != "form" or not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
         return []
     found: list[LintWarning] = []
-    required = schema.get("required") if isinstance(schema.get("required"), list) else []
+    listed = schema.get("required")
+    required = listed if isinstance(listed, list) else []
     shown = _shown_fields(request)
     for name, prop in schema["properties"].items():
         if not isinstance(name, str):  # pragma: no cover - JSON keys are strings

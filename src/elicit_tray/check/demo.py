@@ -21,10 +21,11 @@ def demo_params() -> dict[str, dict[str, Any]]:
     """Tool name -> the ``elicitation/create`` params the demo server sends for it (2025-11-25
     form; under 2026-07-28 the same object sits in ``inputRequests``). Imports the ``mcp`` SDK."""
     from mcp.server.elicitation import render_elicitation_schema
+    from mcp.server.mcpserver import Elicit
 
     from ..demo import server
 
-    asks = {
+    asks: dict[str, Elicit[Any]] = {
         "book_table": server.ask_booking(),
         "deploy": server.ask_deploy(),
         "delete_project": server.ask_delete("prj_123"),

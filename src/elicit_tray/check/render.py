@@ -11,7 +11,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
+
+if TYPE_CHECKING:
+    from ..request import Outcome
 
 __all__ = ["render_png", "THEMES", "PLACEHOLDER_REQUESTER", "PLACEHOLDER_PEER"]
 
@@ -20,8 +23,19 @@ __all__ = ["render_png", "THEMES", "PLACEHOLDER_REQUESTER", "PLACEHOLDER_PEER"]
 THEMES = ("light", "dark", "high-contrast")
 #: Shown as the self-reported server when the params name none.
 PLACEHOLDER_REQUESTER = {"serverName": "your-mcp-server"}
+
+
+class PeerFields(TypedDict):
+    """Keyword arguments of :class:`~elicit_tray.request.Peer` (:data:`PLACEHOLDER_PEER`)."""
+
+    pid: int
+    process_name: str
+    executable: str
+    argv: tuple[str, ...]
+
+
 #: Shown as the requesting process (pid and executable as the OS would report them).
-PLACEHOLDER_PEER = {
+PLACEHOLDER_PEER: PeerFields = {
     "pid": 4242,
     "process_name": "mcp-client",
     "executable": "/usr/bin/mcp-client",
@@ -100,7 +114,7 @@ def render_png(
     from ..elicitation import Peer
     from ..ipc.protocol import vet_create
 
-    peer = Peer(uid=os.getuid() if hasattr(os, "getuid") else None, **PLACEHOLDER_PEER)  # type: ignore[arg-type]
+    peer = Peer(uid=os.getuid() if hasattr(os, "getuid") else None, **PLACEHOLDER_PEER)
     request, error = vet_create(params, peer)
     if request is None:
         assert error is not None
@@ -147,7 +161,12 @@ def render_png(
         if after_submit and hasattr(dialog, "attempt_submit"):
             # Press Accept as a user would; a valid form would now be answered and its buttons
             # disabled, so nothing is sent here: the image shows the form as it was pressed.
-            dialog.finish = lambda _outcome: None
+            def keep_open(outcome: Outcome, *, close: bool = True) -> None:
+                """Answer nothing and stay open."""
+
+            # mypy refuses any assignment to a method (method-assign); here this one dialog's
+            # finish is replaced on purpose, and its class stays as it is.
+            dialog.finish = keep_open  # type: ignore[method-assign]
             dialog.attempt_submit()
             app.processEvents()
         pixmap = QPixmap(dialog.size() * scale)

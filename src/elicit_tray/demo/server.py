@@ -102,7 +102,9 @@ def _rfc3339_date_time(value: str) -> str:
     return value
 
 
-def _titled_options(*options: tuple[str, str]) -> list[dict[str, str]]:
+def _titled_options(*options: tuple[str, str]) -> list[Any]:
+    # list[Any]: a json_schema_extra value is Pydantic's JsonValue, whose list[JsonValue] a
+    # list[dict[str, str]] does not match (lists are invariant), and Pydantic does not export it.
     return [{"const": const, "title": title} for const, title in options]
 
 

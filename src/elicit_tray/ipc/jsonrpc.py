@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard, cast
 
 __all__ = [
     "MAX_LINE_BYTES",
@@ -52,6 +52,7 @@ __all__ = [
     "RemoteError",
     "Reply",
     "decode_reply",
+    "skip_ws",
 ]
 
 #: Longest accepted line, in bytes, without its newline (1 MiB).
@@ -115,6 +116,13 @@ _WS = re.compile(r"[ \t\n\r]*")
 _KEY = re.compile(r'"(?:[^"\\\x00-\x1f]|\\.)*"')
 
 
+def skip_ws(text: str, i: int) -> int:
+    """The index of the first character at or after ``i`` that is not JSON whitespace (space,
+    tab, newline, carriage return); ``len(text)`` when there is none."""
+    match = _WS.match(text, i)  # `[...]*` matches at any index (empty at worst), so never None
+    return match.end() if match is not None else i
+
+
 class LineSplitter:
     """Splits a byte stream into lines of at most ``max_bytes`` (default 1 MiB).
 
@@ -175,12 +183,12 @@ def _salvage_id(raw: bytes) -> RequestId | None:
     text = raw.decode("utf-8", "surrogateescape")
     decoder = json.JSONDecoder()
     ids: list[Any] = []
-    i = _WS.match(text, 0).end()  # type: ignore[union-attr]
+    i = skip_ws(text, 0)
     if not text.startswith("{", i):
         return None
     i += 1
     while True:
-        i = _WS.match(text, i).end()  # type: ignore[union-attr]
+        i = skip_ws(text, i)
         key_match = _KEY.match(text, i)
         if key_match is None:
             break
@@ -188,15 +196,15 @@ def _salvage_id(raw: bytes) -> RequestId | None:
             key = json.loads(key_match.group())
         except ValueError:
             break
-        i = _WS.match(text, key_match.end()).end()  # type: ignore[union-attr]
+        i = skip_ws(text, key_match.end())
         if not text.startswith(":", i):
             break
-        i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
+        i = skip_ws(text, i + 1)
         try:
             value, i = decoder.raw_decode(text, i)
         except (ValueError, RecursionError):
             break
-        i = _WS.match(text, i).end()  # type: ignore[union-attr]
+        i = skip_ws(text, i)
         ended = text[i : i + 1]
         if ended not in (",", "}"):
             break  # a value followed by anything else (``5x``, or the end of a cut line) is not read
@@ -205,11 +213,14 @@ def _salvage_id(raw: bytes) -> RequestId | None:
         if ended == "}":
             break
         i += 1
-    if len(ids) != 1 or not _valid_id(ids[0]):
+    if len(ids) != 1:
         return None
-    if isinstance(ids[0], str) and any("\ud800" <= c <= "\udfff" for c in ids[0]):
+    found = ids[0]
+    if not _valid_id(found):
+        return None
+    if isinstance(found, str) and any("\ud800" <= c <= "\udfff" for c in found):
         return None  # undecodable bytes in the id: not the id the requester will match
-    return ids[0]
+    return found
 
 
 def _reject_constant(name: str) -> Any:
@@ -266,7 +277,7 @@ def _too_deep(obj: Any, limit: int = MAX_JSON_DEPTH) -> bool:
     return False
 
 
-def _valid_id(value: Any) -> bool:
+def _valid_id(value: Any) -> TypeGuard[RequestId]:
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
@@ -325,7 +336,7 @@ def decode_line(line: Any) -> Message:
             return ErrorReply(raw_id, INVALID_PARAMS, 'Invalid params: "params" must be an object')
         params = {}
     if has_id:
-        return Request(raw_id, method, params)
+        return Request(cast(RequestId, raw_id), method, params)  # a valid id: checked above
     return Notification(method, params)
 
 

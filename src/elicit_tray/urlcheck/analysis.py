@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import ada_url
 
@@ -44,7 +45,7 @@ class UrlAnalysis:
     ascii_host: str | None
     unicode_host: str | None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Return ``{"verdict", "reasons" (list), "display_host", "registrable_domain"}``."""
         return {
             "verdict": self.verdict,
@@ -171,9 +172,10 @@ def _analyze(url: str) -> UrlAnalysis:
             reasons.append("ip_noncanonical")
         hosts.update(display_host=ascii_host, unicode_host=ascii_host)
     else:
-        loopback = host_reasons(raw_host, ascii_host, reasons, hosts)
-        if isinstance(loopback, str):
-            return _result(url, [loopback], scheme)
+        found = host_reasons(raw_host, ascii_host, reasons, hosts)
+        if isinstance(found, str):
+            return _result(url, [found], scheme)
+        loopback = found
     if scheme == "http" and not loopback:
         reasons.append("insecure_scheme")
     hosts["href"] = qt_stable_href(href, addr if is_ip else None)

@@ -9,24 +9,42 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterable
 from functools import lru_cache
+from typing import Protocol
 
-__all__ = ["forbidden_chars", "frozen", "is_bidi_control", "is_forbidden", "safe_repr", "set_chars", "visible_url"]
+__all__ = [
+    "UnicodeSet",
+    "forbidden_chars",
+    "frozen",
+    "is_bidi_control",
+    "is_forbidden",
+    "safe_repr",
+    "set_chars",
+    "visible_url",
+]
 
 
-def frozen(icu_set: object) -> object:
+class UnicodeSet(Protocol):
+    """The part of PyICU's ``icu.UnicodeSet`` used here (PyICU has no type information)."""
+
+    def freeze(self) -> object: ...
+    def ranges(self) -> Iterable[tuple[str, str]]: ...
+    def contains(self, text: str, /) -> bool: ...
+    def containsAll(self, text: str, /) -> bool: ...
+    def containsNone(self, text: str, /) -> bool: ...
+    def containsSome(self, text: str, /) -> bool: ...
+
+
+def frozen(icu_set: UnicodeSet) -> UnicodeSet:
     """Freeze an ``icu.UnicodeSet`` (faster lookups) and return it."""
-    icu_set.freeze()  # type: ignore[attr-defined]  # PyICU's freeze() returns None
+    icu_set.freeze()  # PyICU's freeze() returns None, not the set
     return icu_set
 
 
-def set_chars(icu_set: object) -> frozenset[str]:
+def set_chars(icu_set: UnicodeSet) -> frozenset[str]:
     """Every character of an ``icu.UnicodeSet``."""
-    return frozenset(
-        chr(cp)
-        for lo, hi in icu_set.ranges()  # type: ignore[attr-defined]
-        for cp in range(ord(lo), ord(hi) + 1)
-    )
+    return frozenset(chr(cp) for lo, hi in icu_set.ranges() for cp in range(ord(lo), ord(hi) + 1))
 
 
 # Refused anywhere in the URL: General_Category Cc, Cf, Cs, Zs, Zl, Zp and

@@ -19,8 +19,9 @@ import sys
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from .chars import frozen, set_chars
+from .chars import UnicodeSet, frozen, set_chars
 from .data import psl, skeleton_top_domains, whole_script_confusables
 
 __all__ = ["IdnPolicy", "LABELS_TO_CHECK", "idn_labels", "shared_policy", "supplemental_hostnames"]
@@ -105,7 +106,7 @@ _REMOVED_BLOCKS = (
 
 @dataclass(frozen=True)
 class _WholeScript:
-    letters: object  # icu.UnicodeSet of the script
+    letters: UnicodeSet  # of the script
     lookalikes: frozenset[str]
     allowed_tlds: frozenset[str]
 
@@ -160,14 +161,14 @@ class IdnPolicy:
             for skeleton in self.skeletons(unicode_domain):
                 self._top.setdefault(skeleton, set()).add(unicode_domain)
 
-    def _allowed_set(self, checker: object) -> object:
+    def _allowed_set(self, checker: Any) -> UnicodeSet:  # checker: an icu.SpoofChecker
         icu = self._icu
         try:  # UTS 39 Identifier_Status=Allowed, i.e. ICU's recommended ∪ inclusion sets
             allowed = icu.UnicodeSet("[[:Identifier_Status=Allowed:]]")
         except icu.ICUError:
             allowed = icu.UnicodeSet()
-            allowed.addAll(checker.getRecommendedUnicodeSet())  # type: ignore[attr-defined]
-            allowed.addAll(checker.getInclusionUnicodeSet())  # type: ignore[attr-defined]
+            allowed.addAll(checker.getRecommendedUnicodeSet())
+            allowed.addAll(checker.getInclusionUnicodeSet())
         removed = _REMOVED_CHARS + (_REMOVED_CHARS_MACOS if sys.platform == "darwin" else ())
         for cp in removed:
             allowed.remove(chr(cp))
@@ -249,16 +250,12 @@ class IdnPolicy:
 
     @staticmethod
     def _is_whole_script_confusable(ws: _WholeScript, label: str) -> bool:
-        letters = {c for c in label if ws.letters.contains(c)}  # type: ignore[attr-defined]
+        letters = {c for c in label if ws.letters.contains(c)}
         return bool(letters) and letters <= ws.lookalikes
 
     @staticmethod
     def _whole_script_allowed_for_tld(ws: _WholeScript, tld: str, tld_unicode: str) -> bool:
-        return (
-            bool(tld_unicode)
-            and ws.letters.containsSome(tld_unicode)  # type: ignore
-            or tld in ws.allowed_tlds
-        )
+        return bool(tld_unicode) and ws.letters.containsSome(tld_unicode) or tld in ws.allowed_tlds
 
     # -- skeletons (SkeletonGenerator) -------------------------------------------------------
     def _remove_diacritics(self, hostname: str) -> str:

@@ -31,13 +31,12 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 import secrets
 import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ipc.jsonrpc import INTERNAL_ERROR
+from ..ipc.jsonrpc import INTERNAL_ERROR, skip_ws
 from ..request import MODES, REQUESTER_KEY
 
 __all__ = [
@@ -93,7 +92,6 @@ _B_RESULT = b'"result"'
 _B_ERROR = b'"error"'
 _B_SERVER_INFO = b'"serverInfo"'
 _B_URL_REQUIRED = b"-32042"
-_WS = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
 
 
@@ -253,10 +251,10 @@ def _members(text: str, start: int) -> dict[str, tuple[int, int]] | None:
     """Spans ``(begin, end)`` of the raw value text of each member of the JSON object that
     starts at ``text[start]`` (after whitespace); None when it is not a well-formed object."""
     try:
-        idx = _WS.match(text, start).end()
+        idx = skip_ws(text, start)
         if text[idx] != "{":
             return None
-        idx = _WS.match(text, idx + 1).end()
+        idx = skip_ws(text, idx + 1)
         spans: dict[str, tuple[int, int]] = {}
         if text[idx] == "}":
             return spans
@@ -264,18 +262,18 @@ def _members(text: str, start: int) -> dict[str, tuple[int, int]] | None:
             if text[idx] != '"':
                 return None
             key, idx = _DECODER.raw_decode(text, idx)
-            idx = _WS.match(text, idx).end()
+            idx = skip_ws(text, idx)
             if text[idx] != ":":
                 return None
-            begin = _WS.match(text, idx + 1).end()
+            begin = skip_ws(text, idx + 1)
             _value, end = _DECODER.raw_decode(text, begin)
             spans[key] = (begin, end)
-            idx = _WS.match(text, end).end()
+            idx = skip_ws(text, end)
             if text[idx] == "}":
                 return spans
             if text[idx] != ",":
                 return None
-            idx = _WS.match(text, idx + 1).end()
+            idx = skip_ws(text, idx + 1)
     except (ValueError, IndexError, RecursionError):
         return None
 
@@ -415,7 +413,12 @@ class WrapCore:
             return self._host_cancelled(line, msg)
         params = msg.get("params")
         meta = params.get("_meta") if isinstance(params, dict) else None
-        if isinstance(method, str) and isinstance(meta, dict) and isinstance(meta.get(CLIENT_CAPS_KEY), dict):
+        if (
+            isinstance(method, str)
+            and isinstance(params, dict)  # as `meta` says; for the type checker
+            and isinstance(meta, dict)
+            and isinstance(meta.get(CLIENT_CAPS_KEY), dict)
+        ):
             return self._host_enveloped(line, msg, method, params, meta)
         return [ToServer(line)]
 
@@ -625,9 +628,10 @@ class WrapCore:
         self, line: bytes, msg: dict[str, Any], watch: _Watch, host_key: str, *, retry: bool
     ) -> list[Action]:
         """§2.3.2 / §2.3.4: the server's answer to a watched host request or to our retry."""
-        result = msg.get("result")
+        raw_result = msg.get("result")
+        result: dict[str, Any] = raw_result if isinstance(raw_result, dict) else {}
         owned_keys: dict[str, dict[str, Any]] = {}
-        if isinstance(result, dict) and result.get("resultType") == "input_required":
+        if result.get("resultType") == "input_required":
             requests = result.get("inputRequests")
             if isinstance(requests, dict):
                 for name, request in requests.items():

@@ -97,7 +97,7 @@ class _HostIO:
 
     def __init__(self, in_fd: int, out_fd: int):
         self.in_fd, self.out_fd = in_fd, out_fd
-        self._saved: dict[int, int] = {}
+        self._saved: dict[int, bool] = {}
         self.in_async = _is_stream(in_fd)
         self.out_async = _is_stream(out_fd)
         for fd, use in ((in_fd, self.in_async), (out_fd, self.out_async)):
