@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import rpc
 from tests.integration.tray_process import short_tmpdir
 from tests.integration.xwindows import Windows, window_manager
 
@@ -143,9 +144,7 @@ def _open(sock: Path, params: dict) -> socket.socket:
     conn = socket.socket(socket.AF_UNIX)
     conn.settimeout(30)
     conn.connect(str(sock))
-    conn.sendall(
-        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": params}).encode() + b"\n"
-    )
+    conn.sendall(rpc.create_line(1, params))
     windows.activate_new()  # the user goes to it (it waits to be chosen when the user was typing)
     return conn
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import rpc
 from tests.integration.tray_process import short_tmpdir
 from tests.integration.xwindows import Windows, needs_x, window_manager, xcb_tray
 
@@ -122,10 +123,7 @@ class Requester:
     def ask(self, params: dict, request_id: int = 1) -> tuple[str, float]:
         """Send the request; returns the new dialog window and the monotonic time it mapped."""
         self.windows.seen.update(_visible("— elicit-tray"))
-        self.conn.sendall(
-            json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "elicitation/create", "params": params}).encode()
-            + b"\n"
-        )
+        self.conn.sendall(rpc.create_line(request_id, params))
         window = self.windows.new()
         return window, time.monotonic()
 

@@ -144,7 +144,7 @@ def test_of_instances_started_together_one_runs_the_others_exit_3_and_the_socket
         alive = [p for p in procs if p.proc is not None and p.proc.poll() is None]
         if len(alive) == 0 or (len(alive) == 1 and "listening on" in alive[0].stderr):
             break
-        time.sleep(0.02)
+        time.sleep(0.02)  # bounded poll of the processes
     codes = {p: (p.proc.poll() if p.proc is not None else None) for p in procs}
     running = [p for p, c in codes.items() if c is None]
     try:

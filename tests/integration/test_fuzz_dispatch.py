@@ -16,26 +16,16 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from elicit_tray.elicitation import Accepted, Cancelled, Declined, ElicitationRequest, Failed
+from elicit_tray.elicitation import Accepted, Cancelled, Declined, ElicitationRequest, Failed, Peer
 from elicit_tray.ipc.jsonrpc import MAX_LINE_BYTES, LineSplitter, Message, decode_line
 from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
+from tests.fakes import FakeChannel
 
 EMPTY = {"type": "object", "properties": {}}
 
 
-class Channel:
-    def __init__(self) -> None:
-        from elicit_tray.elicitation import Peer
-
-        self.peer = Peer(pid=1, uid=1, process_name="fuzz")
-        self.sent: list[dict[str, Any]] = []
-
-    def send(self, data: bytes) -> None:
-        assert data.endswith(b"\n") and data.count(b"\n") == 1, data
-        self.sent.append(json.loads(data))
-
-    def close(self) -> None:
-        pass
+def channel() -> FakeChannel:
+    return FakeChannel(Peer(pid=1, uid=1, process_name="fuzz"))
 
 
 json_values = st.recursive(
@@ -160,7 +150,7 @@ async def handler(request: ElicitationRequest) -> Any:
     if kind == "raise":
         raise RuntimeError("fuzzed failure")
     if kind == "hang":
-        await asyncio.sleep(0.005)
+        await asyncio.sleep(0.005)  # the fake user takes a while (its behaviour, not a wait)
     return {
         "accept": Accepted({}),
         "decline": Declined(),
@@ -178,7 +168,7 @@ def test_every_wellformed_request_gets_exactly_one_response_and_ping_answers_at_
         d = Dispatcher(UiFunctions(handler), version="fuzz")
         channels = []
         for chunks, _ids in connections:
-            ch = Channel()
+            ch = channel()
             d.connection_made(ch)
             channels.append((ch, chunks))
         longest = max(len(chunks) for _ch, chunks in channels)
@@ -190,7 +180,7 @@ def test_every_wellformed_request_gets_exactly_one_response_and_ping_answers_at_
         for _ in range(200):
             if d.pending_count() == 0:
                 break
-            await asyncio.sleep(0.001)
+            await asyncio.sleep(0.001)  # bounded poll: until the hung requests have been answered
         for ch, _chunks in channels:
             d.data_received(ch, b'\n{"jsonrpc":"2.0","id":"final-ping","method":"ping"}\n')
         for (ch, _chunks), (_c, ids) in zip(channels, connections, strict=True):

@@ -64,7 +64,7 @@ def until(condition: Any, what: str, timeout_s: float = 30.0) -> None:
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
+        time.sleep(0.02)  # bounded poll: the condition is checked again every 20 ms
 
 
 def test_kill_9_with_a_request_pending_leaves_a_row_that_reads_interrupted(module_scratch):

@@ -27,17 +27,9 @@ import pytest
 from elicit_tray.elicitation import MAX_MESSAGE_CHARS, MAX_OPTIONS, MAX_PROPERTIES, MAX_TEXT_CHARS
 from elicit_tray.ipc.protocol import MAX_PENDING_PER_CONNECTION, MAX_PENDING_TOTAL
 from elicit_tray.ipc.server import MAX_CONNECTIONS, MAX_CONNECTIONS_PER_PEER
+from tests.rpc import ANY_STR, error, pong
 
-from .tray_process import (
-    ANY_STR,
-    START_TIMEOUT_S,
-    Conn,
-    TrayProcess,
-    assert_still_serving,
-    pong,
-    rpc_error,
-    tray_env,
-)
+from .tray_process import START_TIMEOUT_S, Conn, TrayProcess, assert_still_serving, tray_env
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Unix sockets, /proc, signals")
 
@@ -162,10 +154,6 @@ class PeerProcess:
 def peers(sock: Path, count: int) -> list[PeerProcess]:
     """``count`` requester processes for ``sock``."""
     return [PeerProcess(sock) for _ in range(count)]
-
-
-def error(request_id: Any, code: int, message: Any = ANY_STR, data: Any = None) -> dict[str, Any]:
-    return rpc_error(request_id, code, data, message)
 
 
 def violations(*pairs: tuple[str, str]) -> dict[str, Any]:

@@ -26,8 +26,9 @@ import pytest
 from elicit_tray import __version__
 from elicit_tray.ipc.jsonrpc import MAX_LINE_BYTES
 from elicit_tray.paths import probe_socket
+from tests.rpc import ANY_STR, error, pong
 
-from .tray_process import ANY_STR, Conn, TrayProcess, assert_still_serving, pong, rpc_error, tray_env
+from .tray_process import Conn, TrayProcess, assert_still_serving, tray_env
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Unix sockets, SO_PEERCRED, signals")
 
@@ -93,7 +94,7 @@ def test_a_line_that_is_not_json_gets_a_parse_error_and_the_connection_stays_usa
     tray: TrayProcess, conn: Conn, line: bytes, expected_id: Any
 ) -> None:
     conn.send_raw(line)
-    assert conn.recv() == rpc_error(expected_id, -32700)
+    assert conn.recv() == error(expected_id, -32700)
     assert_still_serving(tray, conn)
 
 
@@ -109,7 +110,7 @@ def test_invalid_utf8_gets_a_parse_error_and_the_connection_stays_usable(
     tray: TrayProcess, conn: Conn, line: bytes, expected_id: Any
 ) -> None:
     conn.send_raw(line)
-    assert conn.recv() == rpc_error(expected_id, -32700)
+    assert conn.recv() == error(expected_id, -32700)
     assert_still_serving(tray, conn)
 
 
@@ -120,25 +121,25 @@ def test_a_line_over_one_mebibyte_gets_a_parse_error_and_the_next_line_is_still_
     line = head + b"a" * MAX_LINE_BYTES + b'"}}\n'
     assert len(line) > MAX_LINE_BYTES + 1
     conn.send_raw(line + b'{"jsonrpc": "2.0", "id": 8, "method": "ping"}\n')
-    assert conn.recv() == rpc_error(7, -32700)
+    assert conn.recv() == error(7, -32700)
     assert conn.recv() == pong(8)
     assert_still_serving(tray, conn)
 
 
 def test_a_json_array_gets_invalid_request_with_a_null_id(tray: TrayProcess, conn: Conn) -> None:
     conn.send([{"jsonrpc": "2.0", "id": 1, "method": "ping"}])
-    assert conn.recv() == rpc_error(None, -32600)
+    assert conn.recv() == error(None, -32600)
     assert_still_serving(tray, conn)
 
 
 def test_a_request_without_jsonrpc_gets_invalid_request_with_its_id(tray: TrayProcess, conn: Conn) -> None:
     conn.send({"id": 4, "method": "ping"})
-    assert conn.recv() == rpc_error(4, -32600)
+    assert conn.recv() == error(4, -32600)
     assert_still_serving(tray, conn)
 
 
 def test_an_unknown_method_gets_method_not_found_with_its_id(tray: TrayProcess, conn: Conn) -> None:
-    assert conn.call("req-5", "elicit-tray/nope", {}) == rpc_error("req-5", -32601)
+    assert conn.call("req-5", "elicit-tray/nope", {}) == error("req-5", -32601)
     assert_still_serving(tray, conn)
 
 
@@ -156,21 +157,21 @@ def test_info_reports_the_version_the_modes_and_the_pid_of_the_tray_process(tray
 
 def test_a_nested_object_schema_is_refused_with_one_violation_at_its_path(tray: TrayProcess, conn: Conn) -> None:
     reply = conn.call(10, "elicitation/create", {"message": "x", "requestedSchema": NESTED_SCHEMA})
-    assert reply == rpc_error(
-        10, -32602, {"violations": [{"path": "/requestedSchema/properties/address", "message": ANY_STR}]}
+    assert reply == error(
+        10, -32602, data={"violations": [{"path": "/requestedSchema/properties/address", "message": ANY_STR}]}
     )
     assert_still_serving(tray, conn)
 
 
 def test_an_unknown_mode_is_refused_at_the_mode_path(tray: TrayProcess, conn: Conn) -> None:
     reply = conn.call(11, "elicitation/create", {"mode": "sms", "message": "x", "requestedSchema": EMPTY_SCHEMA})
-    assert reply == rpc_error(11, -32602, {"violations": [{"path": "/mode", "message": ANY_STR}]})
+    assert reply == error(11, -32602, data={"violations": [{"path": "/mode", "message": ANY_STR}]})
     assert_still_serving(tray, conn)
 
 
 def test_url_mode_without_a_url_is_refused_at_the_url_path(tray: TrayProcess, conn: Conn) -> None:
     reply = conn.call(12, "elicitation/create", {"mode": "url", "message": "x", "elicitationId": "e-1"})
-    assert reply == rpc_error(12, -32602, {"violations": [{"path": "/url", "message": ANY_STR}]})
+    assert reply == error(12, -32602, data={"violations": [{"path": "/url", "message": ANY_STR}]})
     assert_still_serving(tray, conn)
 
 
@@ -222,8 +223,8 @@ def test_a_reused_id_while_pending_is_refused_and_the_first_request_stays_pendin
     tray: TrayProcess, conn: Conn
 ) -> None:
     conn.request(7, "elicitation/create", HOLD)
-    assert conn.call(7, "elicitation/create", SUBMIT) == rpc_error(7, -32600)
-    assert conn.call(7, "ping") == rpc_error(7, -32600)  # id 7 is still taken: the first is pending
+    assert conn.call(7, "elicitation/create", SUBMIT) == error(7, -32600)
+    assert conn.call(7, "ping") == error(7, -32600)  # id 7 is still taken: the first is pending
     assert conn.call(8, "ping") == pong(8)
     assert_still_serving(tray, conn)
 
@@ -277,7 +278,7 @@ def test_sigterm_while_a_dialog_is_open_answers_an_internal_error_and_exits_0(sc
             c.request(1, "elicitation/create", HOLD)
             assert c.call(2, "ping") == pong(2)  # the request was read: its dialog is open
             proc.terminate()
-            assert c.recv() == rpc_error(1, -32603)
+            assert c.recv() == error(1, -32603)
             assert c.read_line() is None  # nothing else (never an action): the connection ends
         assert proc.wait() == 0, proc.stderr
         assert not proc.sock.exists()

@@ -24,6 +24,7 @@ import pytest
 
 from elicit_tray.schema import FieldKind, parse_requested_schema
 from elicit_tray.ui.widgets import WidgetRegistry, assign_mnemonics
+from tests import rpc
 from tests.conftest import load_cases
 from tests.integration.xwindows import Windows, needs_x, xcb_tray
 
@@ -197,10 +198,7 @@ def test_a_keyboard_alone_gets_the_same_json_as_the_mouse(trays, clipboard, case
     with socket.socket(socket.AF_UNIX) as conn:
         conn.settimeout(30)
         conn.connect(str(tray))
-        conn.sendall(
-            json.dumps({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": case["params"]}).encode()
-            + b"\n"
-        )
+        conn.sendall(rpc.create_line(1, case["params"]))
         windows.activate_new()
         for step in interaction["steps"]:
             if step["do"] == "paste":

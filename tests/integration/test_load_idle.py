@@ -17,6 +17,7 @@ import pytest
 from elicit_tray.elicitation import Accepted, ElicitationRequest
 from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
 from elicit_tray.ipc.server import LocalEndpoint
+from tests import rpc
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Unix sockets")
 
@@ -80,6 +81,11 @@ def endpoint(aio, scratch: Path):
     ep.close()
     while _OPEN:
         _OPEN.pop().sock.close()
+    # The held requests' tasks were scheduled on the session loop, which Qt alone never ran:
+    # end them here, or their never-started coroutines are reported in whichever test runs the
+    # garbage collector next ("coroutine 'Dispatcher._run' was never awaited").
+    dispatcher.shutdown("test over")
+    aio.run_until_complete(asyncio.sleep(0))
 
 
 def wait(qtbot, clients: list[Client], condition, timeout_ms: int = 10_000) -> None:
@@ -94,11 +100,7 @@ def wait(qtbot, clients: list[Client], condition, timeout_ms: int = 10_000) -> N
 def test_idle_connections_are_closed_so_they_cannot_lock_others_out(endpoint, qtbot):
     idle = [Client(endpoint.path) for _ in range(7)]
     holder = Client(endpoint.path)
-    holder.send(
-        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": CONFIRM}).encode()
-        + b"\n"
-        + b'{"jsonrpc":"2.0","id":2,"method":"ping"}\n'
-    )
+    holder.send(rpc.create_line(1, CONFIRM) + b'{"jsonrpc":"2.0","id":2,"method":"ping"}\n')
     wait(qtbot, [holder], lambda: holder.lines() == [{"jsonrpc": "2.0", "id": 2, "result": {}}])
     late = Client(endpoint.path)  # all 8 are taken
     wait(qtbot, [late], lambda: late.eof)

@@ -30,8 +30,9 @@ from elicit_tray import __version__
 from elicit_tray.elicitation import Peer
 from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
 from elicit_tray.logs import Journal
+from tests.rpc import pong
 
-from .test_hostile import HostileTray, pong
+from .test_hostile import HostileTray
 from .tray_process import Conn, tray_env
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SO_PEERCRED, Unix sockets")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import rpc
 from tests.integration.xwindows import Windows, needs_x, xcb_tray
 
 pytestmark = needs_x
@@ -48,9 +49,7 @@ def _ask(sock: Path, keys: list[str]) -> dict:
     with socket.socket(socket.AF_UNIX) as conn:
         conn.settimeout(30)
         conn.connect(str(sock))
-        conn.sendall(
-            json.dumps({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": PARAMS}).encode() + b"\n"
-        )
+        conn.sendall(rpc.create_line(1, PARAMS))
         windows.activate_new()
         subprocess.run(["xdotool", "key", "--delay", "30", *keys], check=True, timeout=30)
         return json.loads(conn.makefile(encoding="utf-8").readline())
@@ -95,10 +94,7 @@ def test_five_dialogs_at_once_never_sit_exactly_on_one_another_and_each_title_sa
                 "_meta": {"elicit-tray/requester": {"serverName": f"asker-{n}"}},
                 "requestedSchema": {"type": "object", "properties": {}},
             }
-            conn.sendall(
-                json.dumps({"jsonrpc": "2.0", "id": n, "method": "elicitation/create", "params": params}).encode()
-                + b"\n"
-            )
+            conn.sendall(rpc.create_line(n, params))
         deadline = time.monotonic() + 30
         while len(found := _visible("asker-[0-9]: Question")) < 5:
             assert time.monotonic() < deadline, found

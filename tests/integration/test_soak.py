@@ -181,7 +181,7 @@ def settle_fds(tray: HostileTray, baseline: int, deadline_s: float = 20.0) -> in
             fds = tray.open_fds()
             if fds <= baseline or time.monotonic() > deadline:
                 return fds
-            time.sleep(0.05)
+            time.sleep(0.05)  # bounded poll of the app's descriptors
 
 
 def test_soak_50_requesters_every_answer_reaches_its_own_request_and_nothing_leaks(scratch: Path) -> None:
@@ -302,7 +302,7 @@ def test_soak_1000_requests_with_300_abandoned_memory_comes_back_to_its_post_war
             rss = peak
             while rss - baseline >= FLAT_LIMIT_KIB // 2 and time.monotonic() < deadline:
                 assert c.ping()["result"] == {}
-                time.sleep(0.5)
+                time.sleep(0.5)  # bounded poll of the app's RSS (see above)
                 rss = tray.rss_kib()
         for process in processes:
             process.close()

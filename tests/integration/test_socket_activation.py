@@ -95,7 +95,7 @@ def activate(scratch: Path, listener: socket.socket, *serve_args: str) -> tuple[
             proc.kill()
             proc.wait()
             raise AssertionError(f"the activated app did not listen:\n{err_path.read_text(errors='replace')}")
-        time.sleep(0.02)
+        time.sleep(0.02)  # bounded poll of the stderr file for "listening on"
     return proc, err_path
 
 

@@ -150,7 +150,7 @@ def test_host_eof_then_sigterm_to_the_group_after_2_s(scratch):
     assert 2.0 <= seconds < 10.0
     deadline = time.monotonic() + 10
     while not (_gone(pid) and _gone(grandchild)) and time.monotonic() < deadline:
-        time.sleep(0.05)
+        time.sleep(0.05)  # bounded poll: until both processes are gone
     assert _gone(pid) and _gone(grandchild)
 
 

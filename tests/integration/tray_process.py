@@ -6,6 +6,8 @@
 - :class:`Conn`: one ``AF_UNIX`` connection speaking newline-delimited JSON, every read
   bounded by a socket timeout.
 - :func:`short_tmpdir`: a private temporary directory short enough for an ``AF_UNIX`` path.
+
+The JSON-RPC messages themselves (requests, ``pong``, errors) are built by :mod:`tests.rpc`.
 """
 
 from __future__ import annotations
@@ -21,15 +23,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests import rpc
+
 __all__ = [
-    "ANY_STR",
     "Conn",
     "TrayProcess",
     "short_tmpdir",
     "START_TIMEOUT_S",
     "READ_TIMEOUT_S",
-    "pong",
-    "rpc_error",
     "assert_still_serving",
 ]
 
@@ -38,19 +39,6 @@ START_TIMEOUT_S = 30.0
 #: Bound on every socket read (seconds).
 READ_TIMEOUT_S = 10.0
 _AF_UNIX_PATH_MAX = 100  # 108 on Linux, 104 on macOS, minus the NUL and some slack
-
-
-class _AnyStr:
-    """Equal to any non-empty ``str`` (for the free-text ``message`` of JSON-RPC errors)."""
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, str) and bool(other)
-
-    def __repr__(self) -> str:
-        return "<any non-empty str>"
-
-
-ANY_STR: Any = _AnyStr()
 
 
 def short_tmpdir() -> Path:
@@ -137,7 +125,7 @@ class TrayProcess:
             if time.monotonic() > deadline:
                 self.kill()
                 raise AssertionError(f"the tray app did not listen within {START_TIMEOUT_S} s:\n{self.stderr}")
-            time.sleep(0.02)
+            time.sleep(0.02)  # bounded poll of the stderr file for "listening on"
         return self
 
     def wait(self, timeout_s: float = START_TIMEOUT_S) -> int:
@@ -188,16 +176,13 @@ class Conn:
         self.sock.sendall(data)
 
     def send(self, message: dict[str, Any] | list[Any]) -> None:
-        self.sock.sendall(json.dumps(message).encode("utf-8") + b"\n")
+        self.sock.sendall(rpc.line(message))
 
     def request(self, request_id: Any, method: str, params: dict[str, Any] | None = None) -> None:
-        message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
-        if params is not None:
-            message["params"] = params
-        self.send(message)
+        self.send(rpc.request(request_id, method, params))
 
     def notify(self, method: str, params: dict[str, Any]) -> None:
-        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+        self.send(rpc.notification(method, params))
 
     def read_line(self) -> bytes | None:
         """The next line (without ``\\n``), or None at end of stream; raises on timeout."""
@@ -230,23 +215,10 @@ class Conn:
         return next(self._ids)
 
 
-def pong(request_id: Any) -> dict[str, Any]:
-    """The exact answer to ``ping``."""
-    return {"jsonrpc": "2.0", "id": request_id, "result": {}}
-
-
-def rpc_error(request_id: Any, code: int, data: Any = None, message: Any = ANY_STR) -> dict[str, Any]:
-    """A JSON-RPC error response as the tray writes it (any non-empty message by default)."""
-    err: dict[str, Any] = {"code": code, "message": message}
-    if data is not None:
-        err["data"] = data
-    return {"jsonrpc": "2.0", "id": request_id, "error": err}
-
-
 def assert_still_serving(tray: TrayProcess, conn: Conn | None = None) -> None:
     """``ping`` is answered on ``conn`` (if given) and on a new connection."""
     if conn is not None:
         request_id = conn.next_id()
-        assert conn.call(request_id, "ping") == pong(request_id)
+        assert conn.call(request_id, "ping") == rpc.pong(request_id)
     with Conn(tray.sock) as fresh:
-        assert fresh.call(1, "ping") == pong(1)
+        assert fresh.call(1, "ping") == rpc.pong(1)

@@ -15,32 +15,9 @@ from elicit_tray.ipc.protocol import Dispatcher
 from elicit_tray.ui.base import ElicitationDialog
 from elicit_tray.ui.presenter import Presenter
 from elicit_tray.ui.scripted import perform
+from tests.fakes import FakeChannel
 
 TIMEOUT_S = 10
-
-
-class FakeChannel:
-    """A requester connection that records every line the tray app sends."""
-
-    def __init__(self, peer: Peer | None = None):
-        self.peer = peer or Peer(pid=4242, uid=1000, process_name="test-requester")
-        self.sent: list[dict[str, Any]] = []
-        self.closed = False
-        self._arrived = asyncio.Event()
-
-    def send(self, data: bytes) -> None:
-        assert data.endswith(b"\n") and data.count(b"\n") == 1, data
-        self.sent.append(json.loads(data))
-        self._arrived.set()
-
-    def close(self) -> None:
-        self.closed = True
-
-    async def next_message(self) -> dict[str, Any]:
-        while not self.sent:
-            self._arrived.clear()
-            await self._arrived.wait()
-        return self.sent.pop(0)
 
 
 class Browser:

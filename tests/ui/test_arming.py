@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication
 
 from elicit_tray.ui import activity
 from elicit_tray.ui.arming import InputGate
+from tests import rpc
 from tests.ui.harness import Tray
 
 NAME = {
@@ -32,7 +33,7 @@ def _key(widget, kind: QEvent.Type, key: Qt.Key, *, repeat: bool = False, text: 
 def _unarmed(tray: Tray, params: dict):
     """A dialog that is active but not armed yet (the harness arms only when asked)."""
     channel = tray.connect()
-    tray.send(channel, {"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": params})
+    tray.send(channel, rpc.create(1, params))
     dialog = tray.run(tray.shown.get())
     dialog.activateWindow()
     tray.settle()
@@ -95,7 +96,7 @@ def test_arming_covers_every_button_and_restarts_whenever_the_dialog_regains_the
     tray = Tray(aio, arm_delay_ms=ARM_MS)
     channel = tray.connect()
     for request_id in (1, 2):
-        tray.send(channel, {"jsonrpc": "2.0", "id": request_id, "method": "elicitation/create", "params": CONFIRM})
+        tray.send(channel, rpc.create(request_id, CONFIRM))
     first, second = tray.run(tray.shown.get()), tray.run(tray.shown.get())
     tray.arm(first)
     tray.arm(second)  # the user goes to the second one: the first disarms at once
@@ -119,7 +120,7 @@ def test_a_dialog_that_arrives_while_the_user_types_in_another_waits_to_be_chose
     monkeypatch.setattr("elicit_tray.ui.presenter.announce", lambda _widget, text: announced.append(text))
     tray = Tray(aio)
     channel, first = tray.ask(NAME, [{"do": "type", "field": "name", "text": "looks good"}])
-    tray.send(channel, {"jsonrpc": "2.0", "id": 2, "method": "elicitation/create", "params": CONFIRM})
+    tray.send(channel, rpc.create(2, CONFIRM))
     second = tray.run(tray.shown.get())
     assert second.waits_to_be_chosen and second.testAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
     assert any("waits until you go to it" in text for text in announced)
@@ -167,7 +168,7 @@ def test_a_left_click_on_the_tray_icon_brings_the_oldest_waiting_dialog_forward_
     icon = TrayIcon(tray.presenter)
     channel = tray.connect()
     for request_id in (1, 2):
-        tray.send(channel, {"jsonrpc": "2.0", "id": request_id, "method": "elicitation/create", "params": CONFIRM})
+        tray.send(channel, rpc.create(request_id, CONFIRM))
     first, second = tray.run(tray.shown.get()), tray.run(tray.shown.get())
     second.activateWindow()
     qtbot.waitUntil(second.isActiveWindow, timeout=2000)

@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from tests import rpc
 from tests.conftest import load_cases
 from tests.ui.harness import Tray, shown_texts
 
@@ -52,7 +53,7 @@ def test_form_case_sends_back_exactly_the_expected_json(aio, case_env, case, int
     expect = interaction["expect"]
     if "error" in expect:
         channel = tray.connect()
-        tray.send(channel, {"jsonrpc": "2.0", "id": 7, "method": "elicitation/create", "params": case["params"]})
+        tray.send(channel, rpc.create(7, case["params"]))
         reply = tray.reply(channel)
         assert reply["id"] == 7
         assert reply["error"]["code"] == expect["error"]["code"]

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFrame, QLabel
 from shiboken6 import isValid
 
 from elicit_tray.ui.tray import Tray as TrayIcon
+from tests import rpc
 from tests.ui.harness import Browser, Tray, shown_texts
 
 CONFIRM = {"message": "Proceed?", "requestedSchema": {"type": "object", "properties": {}}}
@@ -35,7 +36,7 @@ URL = {"mode": "url", "elicitationId": "e-1", "message": "Connect", "url": "http
 
 
 def _create(tray, channel, params, request_id=1):
-    tray.send(channel, {"jsonrpc": "2.0", "id": request_id, "method": "elicitation/create", "params": params})
+    tray.send(channel, rpc.create(request_id, params))
 
 
 def test_accept_stays_disabled_until_the_dialog_is_armed(aio, qtbot):

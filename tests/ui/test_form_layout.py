@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QCheckBox, QLabel
+from PySide6.QtWidgets import QAbstractButton, QCheckBox, QLabel
 
 from tests.ui.harness import Tray
 
@@ -107,7 +107,9 @@ def test_reaching_a_choice_with_its_alt_letter_focuses_it_and_changes_nothing(ai
         pytest.skip("this kind labels itself")
     letter = label.text()[label.text().index("&") + 1]
     QTest.keyClick(dialog, letter.lower(), Qt.KeyboardModifier.AltModifier)
-    qtbot.wait(300)  # longer than a button's animated click (100 ms): the toggle would have happened
+    # A mnemonic that clicks a button holds it down for its animated click (100 ms) and toggles
+    # it on release: once no button is down, any toggle has happened.
+    qtbot.waitUntil(lambda: not any(b.isDown() for b in dialog.findChildren(QAbstractButton)), timeout=2000)
     target = dialog.rows["instruments"].adapter.focus_target
     assert target.hasFocus()
     QTest.keyClick(target, Qt.Key.Key_Return)

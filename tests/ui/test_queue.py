@@ -13,7 +13,9 @@ from PySide6.QtWidgets import QLabel
 from elicit_tray.elicitation import Peer
 from elicit_tray.ui.presenter import MAX_EXPIRED_ON_SCREEN, MAX_SHOWN_DIALOGS
 from elicit_tray.ui.tray import Tray as TrayIcon
-from tests.ui.harness import FakeChannel, Tray
+from tests import rpc
+from tests.fakes import FakeChannel
+from tests.ui.harness import Tray
 
 CONFIRM = {"type": "object", "properties": {}}
 
@@ -24,17 +26,6 @@ def ask(n: int) -> dict[str, Any]:
         "requestedSchema": CONFIRM,
         "_meta": {"elicit-tray/requester": {"serverName": f"s{n}"}},
     }
-
-
-class GoneChannel(FakeChannel):
-    """A connection whose peer has closed (what the socket's poll says); its data is still read."""
-
-    def __init__(self, peer: Peer | None = None):
-        super().__init__(peer)
-        self.gone = False
-
-    def peer_gone(self) -> bool:
-        return self.gone
 
 
 def counting(tray: Tray) -> list[str]:
@@ -51,15 +42,7 @@ def counting(tray: Tray) -> list[str]:
 
 
 def create(tray: Tray, channel: FakeChannel, n: int, request_id: Any = None) -> None:
-    tray.send(
-        channel,
-        {
-            "jsonrpc": "2.0",
-            "id": n if request_id is None else request_id,
-            "method": "elicitation/create",
-            "params": ask(n),
-        },
-    )
+    tray.send(channel, rpc.create(n if request_id is None else request_id, ask(n)))
 
 
 def count_text(dialog) -> str | None:
@@ -106,9 +89,7 @@ def test_only_a_few_dialogs_are_shown_the_rest_wait_in_order_listed_in_the_tray_
     )
     assert count_text(shown[-1]) is None
     # a waiting request cancelled by its requester is dropped without ever getting a window
-    tray.send(
-        channel, {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": MAX_SHOWN_DIALOGS + 1}}
-    )
+    tray.send(channel, rpc.cancelled(MAX_SHOWN_DIALOGS + 1))
     tray.settle()
     assert count_text(nxt) == (
         "1 more request is waiting. It opens when a dialog is answered, or choose it in the elicit-tray menu."
@@ -134,21 +115,17 @@ def test_requests_whose_requester_is_gone_get_no_window_and_ping_is_answered(aio
     built = counting(tray)
     # the flood: connect, send 16, disconnect, 20 times; the requests are read after the peer closed
     for cycle in range(20):
-        channel = GoneChannel(Peer(pid=7000 + cycle, uid=1000))
+        channel = FakeChannel(Peer(pid=7000 + cycle, uid=1000))
         tray.dispatcher.connection_made(channel)
         channel.gone = True
         tray.send(
             channel,
-            b"".join(
-                b'{"jsonrpc":"2.0","id":%d,"method":"elicitation/create","params":{"message":"flood",'
-                b'"requestedSchema":{"type":"object","properties":{}}}}\n' % i
-                for i in range(16)
-            ),
+            b"".join(rpc.create_line(i, {"message": "flood", "requestedSchema": CONFIRM}) for i in range(16)),
         )
         tray.disconnect(channel)
         assert channel.sent == []
     # requests read while the peer was there, but it leaves before their turn
-    channel = GoneChannel()
+    channel = FakeChannel()
     tray.dispatcher.connection_made(channel)
     for n in range(MAX_SHOWN_DIALOGS + 4):
         create(tray, channel, n)
@@ -162,7 +139,7 @@ def test_requests_whose_requester_is_gone_get_no_window_and_ping_is_answered(aio
     assert all(d.expired for d in first[1:])
     assert built == [f"Question {n}?" for n in range(MAX_SHOWN_DIALOGS)]
     pinger = tray.connect()
-    tray.send(pinger, {"jsonrpc": "2.0", "id": "p", "method": "ping"})
+    tray.send(pinger, rpc.request("p", "ping"))
     assert tray.reply(pinger) == {"jsonrpc": "2.0", "id": "p", "result": {}}
     assert tray.presenter.dialogs == {} and tray.presenter.waiting == {}
 

@@ -20,28 +20,14 @@ import pytest
 import elicit_tray
 from elicit_tray.check import WARNING_IDS, check
 from elicit_tray.cli import main as cli_main
-from elicit_tray.elicitation import Accepted, ElicitationRequest
+from elicit_tray.elicitation import Accepted, ElicitationRequest, Peer
 from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
 from tests.conftest import REPO, load_cases
+from tests.fakes import FakeChannel
+from tests.rpc import create_line
 
 CASES = load_cases("forms.jsonl")
 P = "/requestedSchema/properties"
-
-
-class _Channel:
-    peer = None
-
-    def __init__(self) -> None:
-        from elicit_tray.elicitation import Peer
-
-        self.peer = Peer()
-        self.sent: list[dict[str, Any]] = []
-
-    def send(self, data: bytes) -> None:
-        self.sent.append(json.loads(data))
-
-    def close(self) -> None:  # pragma: no cover - never closed here
-        pass
 
 
 def tray_answer(params: dict[str, Any]) -> dict[str, Any]:
@@ -52,10 +38,9 @@ def tray_answer(params: dict[str, Any]) -> dict[str, Any]:
         return Accepted({})
 
     async def main() -> dict[str, Any]:
-        dispatcher, channel = Dispatcher(UiFunctions(handler), version="t"), _Channel()
+        dispatcher, channel = Dispatcher(UiFunctions(handler), version="t"), FakeChannel(Peer())
         dispatcher.connection_made(channel)
-        line = {"jsonrpc": "2.0", "id": 7, "method": "elicitation/create", "params": params}
-        dispatcher.data_received(channel, json.dumps(line).encode() + b"\n")
+        dispatcher.data_received(channel, create_line(7, params))
         while not channel.sent:
             await asyncio.sleep(0)
         dispatcher.connection_lost(channel)

@@ -9,51 +9,16 @@ consents to every URL request and fake connections that record what they are sen
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 from elicit_tray.elicitation import Accepted, Declined, ElicitationRequest, Outcome, Peer
 from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
+from tests import rpc
+from tests.fakes import FakeChannel
 
 
-class Channel:
-    def __init__(self, name: str):
-        self.peer = Peer(pid=1000, uid=1000, process_name=name)
-        self.sent: list[dict[str, Any]] = []
-
-    def send(self, data: bytes) -> None:
-        self.sent.append(json.loads(data))
-
-    def close(self) -> None:
-        raise AssertionError("never closed here")
-
-
-def url_request(request_id: int, eid: str) -> bytes:
-    return (
-        json.dumps(
-            {
-                "jsonrpc": "2.0",
-                "id": request_id,
-                "method": "elicitation/create",
-                "params": {
-                    "mode": "url",
-                    "message": "Sign in",
-                    "url": "https://auth.example.com/x",
-                    "elicitationId": eid,
-                },
-            }
-        ).encode()
-        + b"\n"
-    )
-
-
-def complete(eid: Any) -> bytes:
-    return (
-        json.dumps(
-            {"jsonrpc": "2.0", "method": "notifications/elicitation/complete", "params": {"elicitationId": eid}}
-        ).encode()
-        + b"\n"
-    )
+def url_request(request_id: int, eid: str, url: str = "https://auth.example.com/x") -> bytes:
+    return rpc.create_line(request_id, {"mode": "url", "message": "Sign in", "url": url, "elicitationId": eid})
 
 
 class Rig:
@@ -65,19 +30,21 @@ class Rig:
         self.completed: list[str] = []
         self.keys: dict[str, list[str]] = {}
         self.dispatcher = Dispatcher(UiFunctions(self.handler, self.completed.append))
-        self.channels: dict[str, Channel] = {}
+        self.channels: dict[str, FakeChannel] = {}
 
     async def handler(self, request: ElicitationRequest) -> Outcome:
         self.keys.setdefault(request.peer.process_name or "", []).append(request.key)
         return Declined() if (request.url or "").endswith("/no") else Accepted(None)
 
-    def connect(self, name: str) -> Channel:
-        channel = self.channels[name] = Channel(name)
+    def connect(self, name: str) -> FakeChannel:
+        channel = self.channels[name] = FakeChannel(Peer(pid=1000, uid=1000, process_name=name), closable=False)
         self.dispatcher.connection_made(channel)
         return channel
 
-    async def ask(self, channel: Channel, request_id: int, eid: str, url: str = "https://auth.example.com/x") -> None:
-        line = url_request(request_id, eid).replace(b"https://auth.example.com/x", url.encode())
+    async def ask(
+        self, channel: FakeChannel, request_id: int, eid: str, url: str = "https://auth.example.com/x"
+    ) -> None:
+        line = url_request(request_id, eid, url)
         self.dispatcher.data_received(channel, line)
         for _ in range(100):  # the handler answers at once; let its task run (a bounded number of turns)
             if channel.sent:
@@ -89,8 +56,8 @@ class Rig:
             "result": {"action": "decline" if url.endswith("/no") else "accept"},
         }
 
-    async def notice(self, channel: Channel, eid: Any) -> None:
-        self.dispatcher.data_received(channel, complete(eid))
+    async def notice(self, channel: FakeChannel, eid: Any) -> None:
+        self.dispatcher.data_received(channel, rpc.line(rpc.complete(eid)))
         await asyncio.sleep(0)
 
 

@@ -6,7 +6,6 @@ Everything is counted (handler calls, bytes held, lines sent); no wall clock is 
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 from elicit_tray.elicitation import Accepted, ElicitationRequest, Peer
@@ -18,6 +17,8 @@ from elicit_tray.ipc.protocol import (
     Dispatcher,
     UiFunctions,
 )
+from tests import rpc
+from tests.fakes import FakeChannel
 
 CONFIRM = {"message": "Proceed?", "requestedSchema": {"type": "object", "properties": {}}}
 
@@ -30,23 +31,9 @@ class Clock:
         return self.now
 
 
-class Channel:
-    """A connection that records what is sent; ``gone`` is what the socket's poll would say."""
-
-    def __init__(self, pid: int | None = 4242, uid: int = 1000) -> None:
-        self.peer = Peer(pid=pid, uid=uid, process_name="requester")
-        self.sent: list[dict[str, Any]] = []
-        self.closed = False
-        self.gone = False
-
-    def send(self, data: bytes) -> None:
-        self.sent.append(json.loads(data))
-
-    def close(self) -> None:
-        self.closed = True
-
-    def peer_gone(self) -> bool:
-        return self.gone
+def requester(pid: int | None = 4242, uid: int = 1000) -> FakeChannel:
+    """A connection from process ``pid``; set ``gone`` for what the socket's poll would say."""
+    return FakeChannel(Peer(pid=pid, uid=uid, process_name="requester"))
 
 
 class Handler:
@@ -63,21 +50,7 @@ class Handler:
 
 
 def create(request_id: Any, message: str = "Proceed?") -> bytes:
-    return (
-        json.dumps(
-            {
-                "jsonrpc": "2.0",
-                "id": request_id,
-                "method": "elicitation/create",
-                "params": dict(CONFIRM, message=message),
-            }
-        ).encode()
-        + b"\n"
-    )
-
-
-def ping(request_id: Any) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "ping"}).encode() + b"\n"
+    return rpc.create_line(request_id, dict(CONFIRM, message=message))
 
 
 async def turn() -> None:
@@ -89,17 +62,17 @@ def test_requests_read_after_the_requester_left_reach_no_handler_and_ping_is_sti
     async def main() -> None:
         handler = Handler()
         d = Dispatcher(UiFunctions(handler), clock=Clock())
-        ch = Channel()
+        ch = requester()
         d.connection_made(ch)
         # 16 requests and a ping in the buffer of a connection whose peer has already closed
         ch.gone = True
-        d.data_received(ch, b"".join(create(i, f"q{i}") for i in range(16)) + ping("p"))
+        d.data_received(ch, b"".join(create(i, f"q{i}") for i in range(16)) + rpc.ping_line("p"))
         await turn()
         assert handler.asked == []
         assert ch.sent == [{"jsonrpc": "2.0", "id": "p", "result": {}}]
         assert d.pending_count() == 0
         # Read while present, but the requester leaves before the task runs: still no handler call.
-        other = Channel(pid=5151)
+        other = requester(pid=5151)
         d.connection_made(other)
         d.data_received(other, create(1))
         other.gone = True
@@ -118,7 +91,7 @@ def test_a_process_that_keeps_abandoning_is_refused_with_scope_abandoning_until_
         d = Dispatcher(UiFunctions(handler), clock=clock)
         # connect, send 16, disconnect: twice is 32 abandoned requests from pid 4242
         for _cycle in range(MAX_ABANDONED_PER_PEER // 16):
-            ch = Channel()
+            ch = requester()
             d.connection_made(ch)
             d.data_received(ch, b"".join(create(i) for i in range(16)))
             await turn()
@@ -126,9 +99,9 @@ def test_a_process_that_keeps_abandoning_is_refused_with_scope_abandoning_until_
             clock.now += 1
         await turn()
         shown_so_far = len(handler.asked)
-        ch = Channel()
+        ch = requester()
         d.connection_made(ch)
-        d.data_received(ch, create("next") + ping("p"))
+        d.data_received(ch, create("next") + rpc.ping_line("p"))
         assert ch.sent == [
             {
                 "jsonrpc": "2.0",
@@ -142,7 +115,7 @@ def test_a_process_that_keeps_abandoning_is_refused_with_scope_abandoning_until_
             {"jsonrpc": "2.0", "id": "p", "result": {}},
         ]
         # another process of the same user is not affected
-        fine = Channel(pid=5151)
+        fine = requester(pid=5151)
         d.connection_made(fine)
         d.data_received(fine, create("ok"))
         await turn()
@@ -150,8 +123,7 @@ def test_a_process_that_keeps_abandoning_is_refused_with_scope_abandoning_until_
         # requests cancelled with notifications/cancelled are not abandoned
         d.data_received(
             fine,
-            json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "ok"}}).encode()
-            + b"\n",
+            rpc.line(rpc.cancelled("ok")),
         )
         await turn()
         d.connection_lost(fine)
@@ -174,13 +146,13 @@ def test_only_connections_with_nothing_pending_and_no_message_for_the_idle_time_
         clock = Clock()
         handler = Handler()
         d = Dispatcher(UiFunctions(handler), clock=clock)
-        idle, busy, chatty, trickle = Channel(), Channel(pid=2), Channel(pid=3), Channel(pid=4)
+        idle, busy, chatty, trickle = requester(), requester(pid=2), requester(pid=3), requester(pid=4)
         for ch in (idle, busy, chatty, trickle):
             d.connection_made(ch)
         d.data_received(busy, create(1))
         await turn()
         clock.now += IDLE_CLOSE_S - 1
-        d.data_received(chatty, ping(1))
+        d.data_received(chatty, rpc.ping_line(1))
         d.data_received(trickle, b'{"jsonrpc":"2.0",')  # an unfinished line is no message
         assert d.idle_channels(IDLE_CLOSE_S) == []
         clock.now += 1
@@ -200,12 +172,12 @@ def test_only_connections_with_nothing_pending_and_no_message_for_the_idle_time_
 def test_unfinished_input_over_the_total_drops_the_largest_line_with_a_parse_error() -> None:
     async def main() -> None:
         d = Dispatcher(UiFunctions(Handler()), clock=Clock())
-        channels = [Channel(pid=100 + i) for i in range(17)]
+        channels = [requester(pid=100 + i) for i in range(17)]
         for ch in channels:
             d.connection_made(ch)
         sizes = [1_000_000] * 15 + [1_040_000, 900_000]  # 16,940,000 bytes in all
         prefix = b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"'
-        for ch, size in zip(channels[:16], sizes, strict=True):
+        for ch, size in zip(channels[:16], sizes[:16], strict=True):
             d.data_received(ch, prefix + b"x" * (size - len(prefix)))
         assert d.unfinished_bytes() == sum(sizes[:16]) == 16_040_000 <= MAX_UNFINISHED_BYTES_TOTAL
         assert all(ch.sent == [] and not ch.closed for ch in channels)
@@ -238,7 +210,7 @@ def test_unfinished_input_over_the_total_drops_the_largest_line_with_a_parse_err
         d.connection_lost(channels[16])
         assert d.unfinished_bytes() == 0
         # one connection alone never passes the total: its line is cut at 1 MiB (-32700 per line)
-        single = Channel(pid=999)
+        single = requester(pid=999)
         d.connection_made(single)
         for _ in range(40):
             d.data_received(single, b"z" * 1_000_000)

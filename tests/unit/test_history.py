@@ -34,8 +34,8 @@ from elicit_tray.history import (
 )
 from elicit_tray.ipc.protocol import Dispatcher
 from elicit_tray.logs import Journal
-
-from .test_limits import Channel, line
+from tests.fakes import FakeChannel
+from tests.rpc import create_line
 
 T0 = 1_790_000_000.0  # 2026-09-21T14:13:20Z
 PEER = Peer(pid=4242, uid=1000, process_name="requester", executable="/usr/bin/requester")
@@ -88,7 +88,7 @@ def run(recorder: Recorder, answers: list[Any], lines: list[bytes]) -> list[dict
             await asyncio.Event().wait()
         return answer
 
-    channel = Channel(PEER)
+    channel = FakeChannel(PEER)
 
     async def main() -> None:
         try:  # the dispatcher takes a UI object (ask, complete)
@@ -141,7 +141,7 @@ def test_a_form_accepted_with_values_and_a_secret_field_whose_value_is_never_sto
     run(
         recorder,
         [Accepted({"env": "prd", "api_token": "tok-123", "note": 'a, "b"\nc'})],
-        [line(7, "elicitation/create", FORM)],
+        [create_line(7, FORM)],
     )
     (got,) = history.rows()
     assert got["key"].startswith("r")
@@ -174,7 +174,7 @@ def test_a_form_accepted_with_values_and_a_secret_field_whose_value_is_never_sto
 
 def test_values_off_keeps_titles_but_no_value(tmp_path):
     recorder, history = recorder_at(tmp_path, Privacy(values=False))
-    run(recorder, [Accepted({"env": "stg", "note": "x"})], [line(1, "elicitation/create", FORM)])
+    run(recorder, [Accepted({"env": "stg", "note": "x"})], [create_line(1, FORM)])
     assert history.rows()[0]["fields"] == [
         {"name": "env", "title": "Environment", "secret": False},
         {"name": "api_token", "title": "API token", "secret": True},
@@ -184,7 +184,7 @@ def test_values_off_keeps_titles_but_no_value(tmp_path):
 
 def test_a_url_keeps_scheme_host_and_path_and_the_query_only_when_switched_on(tmp_path):
     recorder, history = recorder_at(tmp_path)
-    run(recorder, [Accepted(None)], [line(1, "elicitation/create", URL)])
+    run(recorder, [Accepted(None)], [create_line(1, URL)])
     got = history.rows()[0]
     assert (got["url"], got["url_verdict"], got["url_reasons"], got["outcome"], got["fields"]) == (
         "https://accounts.example.com:8443/connect/start",
@@ -194,7 +194,7 @@ def test_a_url_keeps_scheme_host_and_path_and_the_query_only_when_switched_on(tm
         None,
     )
     recorder.set_privacy(Privacy(query=True))
-    run(recorder, [Declined()], [line(2, "elicitation/create", URL)])
+    run(recorder, [Declined()], [create_line(2, URL)])
     got = history.rows()[0]
     assert (got["url"], got["outcome"]) == (
         "https://accounts.example.com:8443/connect/start?token=s3cr3t#frag",
@@ -205,7 +205,7 @@ def test_a_url_keeps_scheme_host_and_path_and_the_query_only_when_switched_on(tm
 def test_history_off_writes_no_row_and_the_journal_still_gets_its_line(tmp_path):
     journal = Journal(tmp_path / "log.jsonl")
     recorder, history = recorder_at(tmp_path, Privacy(enabled=False), journal)
-    run(recorder, [Cancelled("escape")], [line(1, "elicitation/create", FORM)])
+    run(recorder, [Cancelled("escape")], [create_line(1, FORM)])
     journal.close()
     assert history.rows() == []
     (entry,) = [json.loads(x) for x in (tmp_path / "log.jsonl").read_text().splitlines()]
@@ -218,7 +218,7 @@ def test_the_journal_line_is_unchanged_by_the_recorder_no_values_no_message_reda
     run(
         recorder,
         [Accepted({"env": "prd", "api_token": "t"}), Accepted(None)],
-        [line(1, "elicitation/create", FORM), line(2, "elicitation/create", URL)],
+        [create_line(1, FORM), create_line(2, URL)],
     )
     journal.close()
     entries = [json.loads(x) for x in (tmp_path / "log.jsonl").read_text().splitlines()]
@@ -256,7 +256,7 @@ def test_the_journal_line_is_unchanged_by_the_recorder_no_values_no_message_reda
 def test_refused_requests_get_one_finished_row_and_an_expired_one_its_reason(tmp_path):
     recorder, history = recorder_at(tmp_path)
     bad = {"message": "x", "requestedSchema": {"type": "object", "properties": {"a": {"type": "object"}}}}
-    run(recorder, [None], [line(1, "elicitation/create", bad), line(2, "elicitation/create", FORM)])
+    run(recorder, [None], [create_line(1, bad), create_line(2, FORM)])
     rows = history.rows()
     assert [(r["request_id"], r["outcome"], r["detail"], r["mode"]) for r in rows] == [
         (2, "expired", "disconnected", "form"),

@@ -11,30 +11,15 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from pathlib import Path
-from typing import Any
 
-from elicit_tray.ipc import jsonrpc as rpc
 from elicit_tray.ipc.protocol import Call, Dispatcher
-from elicit_tray.request import Accepted, ElicitationRequest, Outcome, Peer, UrlRequest
+from elicit_tray.request import Accepted, ElicitationRequest, Outcome, UrlRequest
+from tests import rpc
+from tests.fakes import FakeChannel
 
 README = Path(__file__).resolve().parents[2] / "README.md"
-
-
-class FakeChannel:
-    """A requester connection recording every line the dispatcher sends."""
-
-    def __init__(self) -> None:
-        self.peer = Peer(pid=4242, uid=1000, process_name="test-requester")
-        self.sent: list[dict[str, Any]] = []
-
-    def send(self, data: bytes) -> None:
-        self.sent.append(json.loads(data))
-
-    def close(self) -> None:
-        raise AssertionError("never closed here")
 
 
 class RecordingUi:
@@ -55,13 +40,6 @@ class RecordingUi:
         self.completed.append(key)
 
 
-def line(method: str, params: dict[str, Any] | None = None, request_id: int | None = None) -> bytes:
-    message = (
-        rpc.notification(method, params or {}) if request_id is None else rpc.request(request_id, method, params or {})
-    )
-    return rpc.encode(message)
-
-
 def readme_methods() -> list[str]:
     """The methods of the README's "IPC contract" table (``| method | params | result |``)."""
     text = README.read_text(encoding="utf-8")
@@ -76,7 +54,7 @@ def test_the_dispatch_tables_and_the_readme_list_the_same_methods() -> None:
 
 def _run(dispatcher: Dispatcher, *lines: bytes) -> FakeChannel:
     async def scenario() -> FakeChannel:
-        channel = FakeChannel()
+        channel = FakeChannel(closable=False)
         dispatcher.connection_made(channel)
         for data in lines:
             dispatcher.data_received(channel, data)
@@ -99,9 +77,9 @@ class WithEcho(Dispatcher):
 def test_a_method_is_one_table_row_plus_its_handler() -> None:
     channel = _run(
         WithEcho(RecordingUi(), "t"),
-        line("x/echo", {"a": [1]}, 1),
-        line("ping", request_id=2),
-        line("x/nothing", request_id=3),
+        rpc.request_line(1, "x/echo", {"a": [1]}),
+        rpc.ping_line(2),
+        rpc.request_line(3, "x/nothing"),
     )
     assert channel.sent == [
         {"jsonrpc": "2.0", "id": 1, "result": {"echo": {"a": [1]}}},
@@ -110,11 +88,11 @@ def test_a_method_is_one_table_row_plus_its_handler() -> None:
     ]
     # the base class is untouched by the subclass's row
     assert "x/echo" not in Dispatcher.requests
-    assert _run(Dispatcher(RecordingUi(), "t"), line("x/echo", request_id=1)).sent[0]["error"]["code"] == -32601
+    assert _run(Dispatcher(RecordingUi(), "t"), rpc.request_line(1, "x/echo")).sent[0]["error"]["code"] == -32601
 
 
 def test_a_notification_sent_as_a_request_is_named_as_one() -> None:
-    channel = _run(Dispatcher(RecordingUi(), "t"), line("notifications/cancelled", {"requestId": 1}, 7))
+    channel = _run(Dispatcher(RecordingUi(), "t"), rpc.request_line(7, "notifications/cancelled", {"requestId": 1}))
     assert channel.sent == [
         {
             "jsonrpc": "2.0",
@@ -133,10 +111,10 @@ def test_the_dispatcher_uses_the_ui_through_ask_and_complete_only() -> None:
     form = {"message": "Proceed?", "requestedSchema": {"type": "object", "properties": {}}}
     channel = _run(
         Dispatcher(ui, "t"),
-        line("elicitation/create", form, 1),
-        line("elicitation/create", url, 2),
-        line("notifications/elicitation/complete", {"elicitationId": "e-1"}),
-        line("notifications/elicitation/complete", {"elicitationId": "e-1"}),
+        rpc.create_line(1, form),
+        rpc.create_line(2, url),
+        rpc.line(rpc.complete("e-1")),
+        rpc.line(rpc.complete("e-1")),
     )
     assert channel.sent == [
         {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}},

@@ -8,7 +8,6 @@ fake handlers; the real socket and dialogs are covered by tests/integration/test
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -28,7 +27,6 @@ from elicit_tray.elicitation import (
     Declined,
     ElicitationRequest,
     Failed,
-    Peer,
     Violation,
     limit_violations,
 )
@@ -41,6 +39,8 @@ from elicit_tray.ipc.protocol import (
     Dispatcher,
     UiFunctions,
 )
+from tests.fakes import FakeChannel
+from tests.rpc import create_line, error, request_line, result
 
 EMPTY = {"type": "object", "properties": {}}
 
@@ -330,40 +330,8 @@ def test_over_a_limit_nothing_else_is_checked() -> None:
 # -- the dispatcher, in-process ---------------------------------------------------------------------
 
 
-class Channel:
-    def __init__(self, peer: Peer | None = None):
-        self.peer = peer or Peer(pid=4242, uid=1000, process_name="test-requester")
-        self.sent: list[dict[str, Any]] = []
-        self.closed = False
-
-    def send(self, data: bytes) -> None:
-        assert data.endswith(b"\n") and data.count(b"\n") == 1, data
-        self.sent.append(json.loads(data))
-
-    def close(self) -> None:
-        self.closed = True
-
-
-def line(request_id: Any, method: str, params: Any = None) -> bytes:
-    message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
-    if params is not None:
-        message["params"] = params
-    return json.dumps(message).encode() + b"\n"
-
-
 def create(request_id: Any, message: str = "m") -> bytes:
-    return line(request_id, "elicitation/create", {"message": message, "requestedSchema": EMPTY})
-
-
-def err(request_id: Any, code: int, message: str, data: Any = None) -> dict[str, Any]:
-    error: dict[str, Any] = {"code": code, "message": message}
-    if data is not None:
-        error["data"] = data
-    return {"jsonrpc": "2.0", "id": request_id, "error": error}
-
-
-def ok(request_id: Any, value: Any) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": request_id, "result": value}
+    return create_line(request_id, {"message": message, "requestedSchema": EMPTY})
 
 
 def run(
@@ -390,24 +358,24 @@ def test_the_pending_limit_per_connection_answers_busy_and_frees_up_after_an_ans
         return await gates[request.message]
 
     async def script(d: Dispatcher, _loop: Any) -> None:
-        ch = Channel()
+        ch = FakeChannel()
         d.connection_made(ch)
         d.data_received(ch, b"".join(create(i, f"m{i}") for i in range(MAX_PENDING_PER_CONNECTION)))
         d.data_received(ch, create("over"))
         await settle()
         assert ch.sent == [
-            err(
+            error(
                 "over",
                 -32000,
                 "Server busy: too many pending requests (16 on this connection)",
                 {"limit": 16, "scope": "connection"},
             )
         ]
-        d.data_received(ch, line("p", "ping"))  # other methods are never limited
-        assert ch.sent[-1] == ok("p", {})
+        d.data_received(ch, request_line("p", "ping"))  # other methods are never limited
+        assert ch.sent[-1] == result("p", {})
         gates["m0"].set_result(Declined())
         await settle()
-        assert ch.sent[-1] == ok(0, {"action": "decline"})
+        assert ch.sent[-1] == result(0, {"action": "decline"})
         d.data_received(ch, create("again"))
         await settle()
         assert d.pending_count() == MAX_PENDING_PER_CONNECTION
@@ -423,17 +391,17 @@ def test_the_total_pending_limit_answers_busy_on_any_connection() -> None:
         await asyncio.Event().wait()
 
     async def script(d: Dispatcher, _loop: Any) -> None:
-        channels = [Channel() for _ in range(MAX_PENDING_TOTAL // MAX_PENDING_PER_CONNECTION)]
+        channels = [FakeChannel() for _ in range(MAX_PENDING_TOTAL // MAX_PENDING_PER_CONNECTION)]
         for ch in channels:
             d.connection_made(ch)
             d.data_received(ch, b"".join(create(i) for i in range(MAX_PENDING_PER_CONNECTION)))
-        late = Channel()
+        late = FakeChannel()
         d.connection_made(late)
         d.data_received(late, create(1))
         await settle()
         assert d.pending_count() == MAX_PENDING_TOTAL
         assert late.sent == [
-            err(1, -32000, "Server busy: too many pending requests (64 in total)", {"limit": 64, "scope": "total"})
+            error(1, -32000, "Server busy: too many pending requests (64 in total)", {"limit": 64, "scope": "total"})
         ]
         assert all(ch.sent == [] for ch in channels)
         d.connection_lost(channels[0])  # its requests expire: room again
@@ -460,11 +428,11 @@ def test_a_handler_that_raises_answers_internal_error_never_an_action(failure: E
         raise failure
 
     async def script(d: Dispatcher, _loop: Any) -> None:
-        ch = Channel()
+        ch = FakeChannel()
         d.connection_made(ch)
-        d.data_received(ch, create(1) + line(2, "ping"))
+        d.data_received(ch, create(1) + request_line(2, "ping"))
         await settle()
-        assert ch.sent == [ok(2, {}), err(1, -32603, f"internal error: {failure}")]
+        assert ch.sent == [result(2, {}), error(1, -32603, f"internal error: {failure}")]
 
     run(handler, script)
 
@@ -479,7 +447,7 @@ def test_an_outcome_that_cannot_be_sent_answers_internal_error(outcome: Any) -> 
         return outcome
 
     async def script(d: Dispatcher, _loop: Any) -> None:
-        ch = Channel()
+        ch = FakeChannel()
         d.connection_made(ch)
         d.data_received(ch, create(1))
         await settle()
@@ -495,11 +463,11 @@ def test_a_failed_outcome_is_an_internal_error_with_its_message() -> None:
         return Failed("no display is available to show the dialog")
 
     async def script(d: Dispatcher, _loop: Any) -> None:
-        ch = Channel()
+        ch = FakeChannel()
         d.connection_made(ch)
         d.data_received(ch, create("f"))
         await settle()
-        assert ch.sent == [err("f", -32603, "no display is available to show the dialog")]
+        assert ch.sent == [error("f", -32603, "no display is available to show the dialog")]
 
     run(handler, script)
 
@@ -516,11 +484,11 @@ def test_an_exception_while_reading_the_params_answers_internal_error(monkeypatc
         raise AssertionError("never called")
 
     async def script(d: Dispatcher, _loop: Any) -> None:
-        ch = Channel()
+        ch = FakeChannel()
         d.connection_made(ch)
-        d.data_received(ch, create(1) + line(2, "ping"))
+        d.data_received(ch, create(1) + request_line(2, "ping"))
         await settle()
-        assert ch.sent == [err(1, -32603, "Internal error while reading the request"), ok(2, {})]
+        assert ch.sent == [error(1, -32603, "Internal error while reading the request"), result(2, {})]
         assert d.pending_count() == 0
 
     run(handler, script)
@@ -531,15 +499,15 @@ def test_a_response_sent_to_the_tray_gets_nothing_and_the_next_request_is_answer
         return Accepted({})
 
     async def script(d: Dispatcher, _loop: Any) -> None:
-        ch = Channel()
+        ch = FakeChannel()
         d.connection_made(ch)
         d.data_received(
             ch,
             b'{"jsonrpc":"2.0","id":1,"result":{"action":"accept"}}\n'
             b'{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"no"}}\n'
-            b'{"jsonrpc":"2.0","id":null,"result":{}}\n' + line(3, "ping"),
+            b'{"jsonrpc":"2.0","id":null,"result":{}}\n' + request_line(3, "ping"),
         )
-        assert ch.sent == [ok(3, {})]
+        assert ch.sent == [result(3, {})]
 
     run(handler, script)
 
@@ -549,12 +517,12 @@ def test_more_violations_than_the_limit_are_cut_to_the_first_fifty() -> None:
         raise AssertionError("never called")
 
     async def script(d: Dispatcher, _loop: Any) -> None:
-        ch = Channel()
+        ch = FakeChannel()
         d.connection_made(ch)
         props = {f"p{i:03}": {"type": "object"} for i in range(MAX_PROPERTIES)}
         d.data_received(
             ch,
-            line(1, "elicitation/create", {"message": "m", "requestedSchema": {"type": "object", "properties": props}}),
+            create_line(1, {"message": "m", "requestedSchema": {"type": "object", "properties": props}}),
         )
         (reply,) = ch.sent
         assert reply["error"]["code"] == -32602
@@ -573,12 +541,14 @@ def test_a_cancelled_request_id_that_is_true_does_not_cancel_request_1() -> None
         return Accepted({})
 
     async def script(d: Dispatcher, _loop: Any) -> None:
-        ch = Channel()
+        ch = FakeChannel()
         d.connection_made(ch)
         d.data_received(
             ch, create(1) + b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":true}}\n'
         )
-        await asyncio.sleep(0.05)
-        assert ch.sent == [ok(1, {"action": "accept", "content": {}})]
+        deadline = asyncio.get_running_loop().time() + 10
+        while not ch.sent and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.02)  # bounded poll: until request 1 is answered (a cancelled one never is)
+        assert ch.sent == [result(1, {"action": "accept", "content": {}})]
 
     run(handler, script)
