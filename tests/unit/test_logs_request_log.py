@@ -18,8 +18,8 @@ import pytest
 from elicit_tray.elicitation import Accepted, Cancelled, Declined, ElicitationRequest, Failed, Peer
 from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
 from elicit_tray.logs import ENV_LOG, LOG_BACKUPS, MAX_LOG_BYTES, Journal, default_log_path, redact_url
-
-from .test_limits import Channel, create, line
+from tests.fakes import FakeChannel
+from tests.rpc import create_line
 
 PEER = Peer(pid=4242, uid=1000, process_name="test-requester")
 SCHEMA = {"type": "object", "properties": {"name": {"type": "string"}, "pin": {"type": "integer"}}}
@@ -43,7 +43,7 @@ def drive(
 
     async def main() -> None:
         d = Dispatcher(UiFunctions(handler), version="t", journal=journal)
-        ch = Channel(PEER)
+        ch = FakeChannel(PEER)
         d.connection_made(ch)
         for data in lines:
             d.data_received(ch, data)
@@ -71,6 +71,10 @@ def strip_timing(entry: dict[str, Any]) -> dict[str, Any]:
     return entry
 
 
+#: The smallest form (what a request that only needs a place in the queue sends).
+CONFIRM = {"message": "m", "requestedSchema": {"type": "object", "properties": {}}}
+
+
 def form(message: str, schema: dict[str, Any] = SCHEMA) -> dict[str, Any]:
     return {
         "message": message,
@@ -94,17 +98,17 @@ def test_every_outcome_kind_is_one_line_without_values(tmp_path: Path) -> None:
         "u": Accepted(),
     }
     lines = [
-        line(1, "elicitation/create", form("a")),
-        line(2, "elicitation/create", form("d")),
-        line(3, "elicitation/create", form("e")),
-        line(4, "elicitation/create", form("c")),
-        line(5, "elicitation/create", form("f")),
-        line(6, "elicitation/create", form("x")),
-        line(7, "elicitation/create", {"mode": "url", "message": "u", "url": URL, "elicitationId": "e1"}),
-        line(8, "elicitation/create", form("held")),
-        line(9, "elicitation/create", form("gone")),
+        create_line(1, form("a")),
+        create_line(2, form("d")),
+        create_line(3, form("e")),
+        create_line(4, form("c")),
+        create_line(5, form("f")),
+        create_line(6, form("x")),
+        create_line(7, {"mode": "url", "message": "u", "url": URL, "elicitationId": "e1"}),
+        create_line(8, form("held")),
+        create_line(9, form("gone")),
         b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":8}}\n',
-        line(10, "elicitation/create", {"message": "bad", "requestedSchema": {"type": "array"}}),
+        create_line(10, {"message": "bad", "requestedSchema": {"type": "array"}}),
         b'{"jsonrpc":"2.0","id":11,"result":{}}\n',
     ]
     drive(Journal(path), outcomes, lines)
@@ -152,8 +156,8 @@ def test_log_values_adds_content_message_and_the_full_url(tmp_path: Path) -> Non
         Journal(path, log_values=True),
         outcomes,
         [
-            line(1, "elicitation/create", form("a")),
-            line(2, "elicitation/create", {"mode": "url", "message": "u", "url": URL, "elicitationId": "e1"}),
+            create_line(1, form("a")),
+            create_line(2, {"mode": "url", "message": "u", "url": URL, "elicitationId": "e1"}),
         ],
     )
     first, second = (strip_timing(e) for e in read(path))
@@ -163,7 +167,7 @@ def test_log_values_adds_content_message_and_the_full_url(tmp_path: Path) -> Non
 
 def test_busy_and_shutdown_are_logged(tmp_path: Path) -> None:
     path = tmp_path / "tray.log.jsonl"
-    lines = [b"".join(create(i) for i in range(16)), create("over")]
+    lines = [b"".join(create_line(i, CONFIRM) for i in range(16)), create_line("over", CONFIRM)]
     drive(Journal(path), {}, lines, after=lambda d, _ch: d.shutdown("bye"))
     got = [strip_timing(e) for e in read(path)]
     assert got[0] == {
