@@ -22,6 +22,7 @@ from . import __version__
 if TYPE_CHECKING:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
+    from qasync import QEventLoop
 
     from .ipc.protocol import Dispatcher
     from .ipc.server import LocalEndpoint
@@ -209,7 +210,8 @@ def _qt_application() -> QApplication:
 
     _quiet_platform_notices()
     # argv[0] names the windows (WM_CLASS "elicit-tray"), also when run as python -m elicit_tray
-    app = QApplication.instance() or QApplication(["elicit-tray"])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(["elicit-tray"])
     app.setApplicationName("elicit-tray")
     app.setApplicationDisplayName("elicit-tray")
     app.setApplicationVersion(__version__)
@@ -322,7 +324,7 @@ SHUTDOWN_MESSAGE = "elicit-tray is shutting down; no answer was given"
 
 def _run_until_quit(
     app: QApplication,
-    loop: asyncio.AbstractEventLoop,
+    loop: QEventLoop,
     quitting: asyncio.Event,
     dispatcher: Dispatcher,
     endpoint: LocalEndpoint,

@@ -47,7 +47,7 @@ LONG_RUN = 20
 BREAK_EVERY = 10
 _ESCAPE = re.compile(r"\\(?:u[0-9a-f]{4}|U[0-9a-f]{8}|x[0-9a-f]{2})")
 _SPACE = re.compile(r"\s+")
-_Request = TypeVar("_Request", FormRequest, UrlRequest)
+_Request = TypeVar("_Request", bound=FormRequest | UrlRequest)  # one of them, or ElicitationRequest (both)
 
 
 def escape_char(ch: str) -> str:

@@ -47,7 +47,7 @@ import sys
 import time
 from io import TextIOWrapper
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 from urllib.parse import urlsplit
 
 from .display import escape_char
@@ -58,6 +58,7 @@ __all__ = [
     "LOG_BACKUPS",
     "OUTCOMES",
     "VALUE_ARGUMENTS",
+    "EventLog",
     "Journal",
     "LogFormatter",
     "UnsafeLogFile",
@@ -379,6 +380,17 @@ class _PrivateRotatingHandler(logging.handlers.RotatingFileHandler):
         elif os.path.lexists(base):
             os.unlink(base)
         self.stream = self._open()
+
+
+class EventLog(Protocol):
+    """What the dispatcher and the endpoint write events to: a :class:`Journal`, or the
+    :class:`~elicit_tray.history.Recorder` that keeps its interface."""
+
+    @property
+    def enabled(self) -> bool: ...
+    @property
+    def log_values(self) -> bool: ...
+    def record(self, event: str, **fields: Any) -> None: ...
 
 
 class Journal:

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from ..elicitation import ParamsError, parse_elicit_params
-from ..logs import Journal, redact_url
+from ..logs import EventLog, Journal, redact_url
 from ..request import (
     Accepted,
     ElicitationRequest,
@@ -267,7 +267,7 @@ class Dispatcher:
         ui: Ui,
         version: str = "0",
         *,
-        journal: Journal | None = None,
+        journal: EventLog | None = None,
         max_pending_per_connection: int = MAX_PENDING_PER_CONNECTION,
         max_pending_total: int = MAX_PENDING_TOTAL,
         max_abandoned_per_peer: int = MAX_ABANDONED_PER_PEER,
@@ -277,7 +277,7 @@ class Dispatcher:
     ):
         self.ui = ui
         self.version = version
-        self.journal = journal or Journal(None)
+        self.journal: EventLog = journal or Journal(None)
         self.max_pending_per_connection = max_pending_per_connection
         self.max_pending_total = max_pending_total
         self.max_abandoned_per_peer = max_abandoned_per_peer
@@ -652,7 +652,8 @@ class Dispatcher:
             try:
                 outcome = await self.ui.ask(request)
             except asyncio.CancelledError:
-                reason = state.expiry.pop(asyncio.current_task(), "cancelled")  # type: ignore[arg-type]
+                task = asyncio.current_task()
+                reason = state.expiry.pop(task, "cancelled") if task is not None else "cancelled"
                 log.info("request %s (%r) expired (%s); nothing more is sent", request.key, request_id, reason)
                 if reason == "shutdown":
                     self._log_request(
@@ -695,7 +696,9 @@ class Dispatcher:
             if state.pending.get(request_id) is asyncio.current_task():
                 del state.pending[request_id]
                 state.active = self.clock()
-            state.expiry.pop(asyncio.current_task(), None)  # type: ignore[arg-type]
+            task = asyncio.current_task()
+            if task is not None:
+                state.expiry.pop(task, None)
 
     #: The IPC methods with an id: method -> handler, called with the dispatcher and the
     #: :class:`Call`; each answers exactly once (:meth:`Call.reply` / :meth:`Call.fail`), now or

@@ -19,9 +19,10 @@ import time
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent
-from PySide6.QtWidgets import QApplication, QScrollBar, QWidget
+from PySide6.QtWidgets import QScrollBar, QWidget
 
 from .activity import keys_held
+from .application import application
 
 __all__ = ["ARM_DELAY_MS", "Arming", "InputGate"]
 
@@ -72,7 +73,7 @@ class Arming(QObject):
         self._fresh: set[int] = set()  # keys pressed (not auto-repeated) since arming
         self._held: set[int] = set()  # keys already down when it armed (X11), until released
         self._focus_before: QWidget | None = None  # where the focus was before its last move here
-        QApplication.instance().focusChanged.connect(self._focus_changed)
+        application().focusChanged.connect(self._focus_changed)
         InputGate.install()
 
     # -- state --------------------------------------------------------------------------------
@@ -176,7 +177,7 @@ class InputGate(QObject):
         """Install the gate on the running QApplication (once)."""
         if cls._installed is None:
             cls._installed = InputGate()
-            QApplication.instance().installEventFilter(cls._installed)
+            application().installEventFilter(cls._installed)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
         if event.type() not in _WATCHED or not isinstance(watched, QWidget):

@@ -10,16 +10,26 @@ import logging
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QFont, QKeyEvent, QKeySequence, QPalette, QShortcut, QShowEvent
-from PySide6.QtWidgets import QApplication, QDialog, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..elicitation import Cancelled, Declined, ElicitationRequest, Outcome, outcome_kind
+from .application import application
 from .arming import ARM_DELAY_MS, Arming
 from .countdown import Countdown
 from .i18n import translate
 
 # Re-exported: dialogs, the presenter and tests import these names from here.
 from .labels import FSI, LRI, PDI, ElidedLabel, announce, one_line, plain_label, summary, warning_label
-from .sizing import PREFERRED_WIDTH, Sizing, capped_box
+from .sizing import PREFERRED_WIDTH, Sizing, box_content, capped_box
 from .style import error_css, warning_css
 from .widgets import mnemonic_letter
 
@@ -66,6 +76,9 @@ class ElicitationDialog(QDialog):
     answered = Signal(object)
     armed = Signal()
     ended = Signal()
+    #: The content's scroll box. The name hides QWidget.scroll(dx, dy), which mypy reports;
+    #: nothing calls that method on a dialog, and tests/ and the sizing read the box by this name.
+    scroll: QScrollArea  # type: ignore[assignment]
 
     def __init__(self, request: ElicitationRequest, *, arm_delay_ms: int = ARM_DELAY_MS):
         super().__init__(None)
@@ -89,6 +102,7 @@ class ElicitationDialog(QDialog):
         # scrolls, so nothing is cut off on a small or scaled screen, and a long message scrolls
         # in a box of its own so that it cannot push the identity or the fields out of view.
         window = QVBoxLayout(self)
+        self.window_layout = window  # top to bottom: header, content, buttons row
         window.setSpacing(8)
         self.header = QWidget()
         header = QVBoxLayout(self.header)
@@ -107,7 +121,7 @@ class ElicitationDialog(QDialog):
         outer.setSpacing(10)
         self.scroll = capped_box(content, "scroll")
         window.addWidget(self.scroll, 1)
-        QApplication.instance().focusChanged.connect(self._focus_changed)
+        application().focusChanged.connect(self._focus_changed)
         self.message_label = plain_label(request.message or "", bold=True)
         self.message_label.setObjectName("message")
         self.message_label.setAccessibleDescription(translate("Dialog", "Message from the server"))
@@ -271,7 +285,7 @@ class ElicitationDialog(QDialog):
             return
         self.setAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange, True)
         new.update()
-        if self.scroll.widget().isAncestorOf(new):
+        if box_content(self.scroll).isAncestorOf(new):
             self.scroll.ensureWidgetVisible(new, 8, 8)
 
     def grow_to_content(self) -> None:

@@ -13,8 +13,9 @@ import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import QApplication, QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
+from .application import application
 from .i18n import translate
 from .labels import plain_label
 
@@ -64,7 +65,7 @@ class Countdown(QObject):
         window's first key or click."""
         self._deadline = self.clock() + self.seconds
         self.remaining = self.seconds
-        QApplication.instance().installEventFilter(self)
+        application().installEventFilter(self)
         self._show_remaining()
         self._timer.start()
 
@@ -90,7 +91,7 @@ class Countdown(QObject):
         "Timer stopped". Does nothing when it is not running."""
         if self.is_running:
             self._timer.stop()
-            QApplication.instance().removeEventFilter(self)
+            application().removeEventFilter(self)
             self.label.setText(translate("Dialog", "Timer stopped"))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)

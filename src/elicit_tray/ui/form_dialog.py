@@ -22,6 +22,7 @@ from .form_row import FormRow, spoken
 from .i18n import translate, translated
 from .labels import announce, plain_label, warning_label
 from .registry import WidgetRegistry, registry
+from .sizing import box_content, laid_out
 from .style import error_css
 from .widgets import assign_mnemonics, mnemonic_letter
 
@@ -183,7 +184,7 @@ class FormDialog(ElicitationDialog):
     def _reveal(self, row: FormRow) -> None:
         """Scroll ``row``'s field and its error into view (not the status line below the form)."""
         if self.outcome is None and not self.expired:
-            self.scroll.widget().layout().activate()
+            laid_out(box_content(self.scroll)).activate()
             self.scroll.ensureWidgetVisible(row.error, 8, 8)
             self.scroll.ensureWidgetVisible(row.adapter.widget, 8, 8)
 

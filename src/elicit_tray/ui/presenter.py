@@ -309,7 +309,7 @@ class Presenter(QObject):
                 if label is None:
                     label = plain_label("", selectable=False)
                     label.setObjectName("queue-count")
-                    layout = dialog.layout()
+                    layout = dialog.window_layout
                     layout.insertWidget(layout.count() - 1, label)  # above the buttons
                 text = (
                     translate(

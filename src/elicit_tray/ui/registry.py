@@ -304,10 +304,10 @@ class WidgetRegistry:
         for row in self.rows.values():
             if row.when is not None and spec.kind in row.kinds and row.when(spec):
                 return row
-        row = self.rows.get(spec.kind)
-        if row is None:
+        keyed = self.rows.get(spec.kind)
+        if keyed is None:
             raise NoWidgetForKind(spec)
-        return row
+        return keyed
 
     def key(self, spec: FieldSpec) -> WidgetKey:
         """The key of the row that serves ``spec`` (:meth:`row`); raises :class:`NoWidgetForKind`."""

@@ -63,7 +63,7 @@ def connect_settings(
     timeout and consent delay (unless ``fixed_arm_delay``: a test set it), the recorder's
     privacy switches and retention, the language. Returns the timer that prunes the history
     daily (:data:`PRUNE_INTERVAL_MS`); keep a reference to it."""
-    language = {"code": None}
+    language: dict[str, str | None] = {"code": None}
 
     def apply(settings: Settings) -> None:
         presenter.timeout_s = settings.timeout_s

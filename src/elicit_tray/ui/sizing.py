@@ -9,9 +9,9 @@ the parts it measures and never imports the dialog.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QBoxLayout, QFrame, QScrollArea, QStyle, QWidget
+from PySide6.QtWidgets import QBoxLayout, QFrame, QLayout, QScrollArea, QStyle, QWidget
 
-__all__ = ["PREFERRED_WIDTH", "Sizing", "capped_box", "content_height"]
+__all__ = ["PREFERRED_WIDTH", "Sizing", "box_content", "capped_box", "content_height", "laid_out"]
 
 #: Width of a dialog in pixels before the user resizes it (text wraps within it).
 PREFERRED_WIDTH = 540
@@ -28,6 +28,22 @@ def capped_box(content: QWidget, name: str) -> QScrollArea:
     box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
     return box
+
+
+def box_content(box: QScrollArea) -> QWidget:
+    """The widget ``box`` scrolls (a box from :func:`capped_box` always holds one)."""
+    content = box.widget()
+    if content is None:
+        raise ValueError(f"the scroll box {box.objectName()!r} holds no widget")
+    return content
+
+
+def laid_out(widget: QWidget) -> QLayout:
+    """The layout of ``widget`` (a dialog or a scrolled content, which always have one)."""
+    layout = widget.layout()
+    if layout is None:
+        raise ValueError(f"{widget.objectName() or type(widget).__name__} has no layout")
+    return layout
 
 
 def content_height(content: QWidget, width: int) -> int:
@@ -65,12 +81,12 @@ class Sizing:
 
     def needed_height(self, width: int) -> int:
         """The window height that shows all content at ``width``, capped at 90% of the screen."""
-        layout = self.window.layout()
+        layout = laid_out(self.window)
         margins = layout.contentsMargins()
         # Measured as if the scroll bar were there: text measured at the full width would wrap
         # into more lines once a scroll bar takes its share, which then is needed after all.
         scroll_bar = self.window.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-        needed = content_height(self.scroll.widget(), width - margins.left() - margins.right() - scroll_bar)
+        needed = content_height(box_content(self.scroll), width - margins.left() - margins.right() - scroll_bar)
         # Its fixed height (set by fit_box), not height(): that follows only when the layout runs.
         header = (self.header.minimumHeight() or self.header.height()) + layout.spacing()
         buttons = self.buttons.sizeHint().height() + layout.spacing()
@@ -83,7 +99,7 @@ class Sizing:
         screen; beyond that it scrolls, and takes keyboard focus so that it can be scrolled."""
         screen = self._screen_height()
         cap = 10_000 if screen is None else max(60, int(screen * share))
-        needed = content_height(box.widget(), inner)
+        needed = content_height(box_content(box), inner)
         box.setFixedHeight(min(needed, cap) + 2)
         if needed > cap:
             box.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -95,13 +111,13 @@ class Sizing:
         window = self.window
         screen = window.screen().availableGeometry() if window.screen() else None
         width = PREFERRED_WIDTH if screen is None else min(PREFERRED_WIDTH, screen.width())
-        margins = window.layout().contentsMargins()
+        margins = laid_out(window).contentsMargins()
         inner = width - margins.left() - margins.right()
         self.fit_box(self.header, inner, 0.2)
         self.fit_box(self.message, inner, 0.33)
         # A scroll area asks for ~70 px however little it holds: a short confirmation would get
         # an empty gap above its buttons. Never more than its content, never under 80 px else.
-        self.scroll.setMinimumHeight(min(80, content_height(self.scroll.widget(), inner)))
+        self.scroll.setMinimumHeight(min(80, content_height(box_content(self.scroll), inner)))
         height = self.needed_height(width)
         # An explicit minimum height: otherwise Qt makes the minimum the height the wrapped
         # content needs at the *minimum* width, and the window stays taller than it needs.
@@ -115,7 +131,7 @@ class Sizing:
         the buttons stay on screen. Nothing happens while the window is hidden."""
         window = self.window
         if window.isVisible():
-            self.scroll.widget().layout().activate()
+            laid_out(box_content(self.scroll)).activate()
             needed = self.needed_height(window.width())
             if needed > window.height():
                 window.resize(window.width(), needed)

@@ -47,7 +47,7 @@ def style_hints() -> tuple[QStyleHints, QAccessibilityHints]:
     PySide deleted the C++ object under it, and the next caller crashed (a segmentation fault in
     ``hints.accessibility()``, seen in tests/ui after a dozen presenters)."""
     app = QGuiApplication.instance()
-    if app is None:
+    if not isinstance(app, QGuiApplication):
         raise RuntimeError("no QGuiApplication")
     if not _kept_hints or _kept_hints[0][0] is not app:
         hints = app.styleHints()
@@ -142,8 +142,9 @@ class OutlinedIndicators(QProxyStyle):
 
     _OUTLINED = (QStyle.PrimitiveElement.PE_IndicatorCheckBox, QStyle.PrimitiveElement.PE_IndicatorRadioButton)
 
-    def __init__(self, *args: object):
-        super().__init__(*args)
+    def __init__(self, base: str | QStyle | None = None):
+        """``base``: the style to draw over, or the name of one (a ``QStyleFactory`` key)."""
+        super().__init__(base)
         #: (direction, text colour) -> the one clear-button icon handed to every line edit
         self._clear_icons: dict[tuple[bool, int], QIcon] = {}
 
@@ -202,5 +203,5 @@ class OutlinedIndicators(QProxyStyle):
 def install_style() -> None:
     """Put :class:`OutlinedIndicators` over the application's style (once)."""
     app = QApplication.instance()
-    if app is not None and not isinstance(app.style(), OutlinedIndicators):
+    if isinstance(app, QApplication) and not isinstance(app.style(), OutlinedIndicators):
         app.setStyle(OutlinedIndicators(app.style().name()))

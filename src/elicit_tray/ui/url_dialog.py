@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Callable
 
 from PySide6.QtCore import QMimeData, QSize, Qt, QTimer
-from PySide6.QtGui import QFont, QFontMetricsF, QResizeEvent, QTextDocument, QTextOption
+from PySide6.QtGui import QFont, QFontMetricsF, QResizeEvent, QShowEvent, QTextDocument, QTextOption
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QWidget
 
 from ..request import Accepted, UrlRequest
@@ -306,8 +306,8 @@ class UrlDialog(ElicitationDialog):
     def can_commit(self) -> bool:
         return self.analysis.can_open and not self.browser_opened
 
-    def showEvent(self, event: object) -> None:  # noqa: N802
-        super().showEvent(event)  # type: ignore[arg-type]
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        super().showEvent(event)
         self.cancel_button.setFocus(Qt.FocusReason.ActiveWindowFocusReason)  # the button that commits nothing
 
     def commit(self) -> None:

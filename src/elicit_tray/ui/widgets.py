@@ -16,7 +16,7 @@ it holds.
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QDate, QDateTime, QEvent, QObject, Qt, QTime, QTimeZone, Signal
 from PySide6.QtGui import QKeyEvent
@@ -380,7 +380,13 @@ _MODIFIER_KEYS = frozenset(
 )
 
 
-class _TabLeaves:
+if TYPE_CHECKING:
+    _DatePicker = QDateTimeEdit  # what the mixin is mixed into (QDateEdit is one), for the checker
+else:
+    _DatePicker = object
+
+
+class _TabLeaves(_DatePicker):
     """Mixin for Qt's date pickers, so that typing a date works as people type it:
 
     - Tab moves to the next field (as everywhere in the form), not to the picker's next
@@ -395,20 +401,20 @@ class _TabLeaves:
         if event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) and not (
             event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
         ):
-            QWidget.focusNextPrevChild(self, event.key() == Qt.Key.Key_Tab)  # type: ignore[arg-type]
+            QWidget.focusNextPrevChild(self, event.key() == Qt.Key.Key_Tab)
             event.accept()
             return
         if event.key() in _MODIFIER_KEYS:  # Shift before ":" must not forget that Qt moved on
-            super().keyPressEvent(event)  # type: ignore[misc]
+            super().keyPressEvent(event)
             return
         text = event.text()
         if self._advanced and text and not text.isdigit() and not text.isalpha():
             self._advanced = False  # the separator after a section Qt already left
             event.accept()
             return
-        before = self.currentSectionIndex()  # type: ignore[attr-defined]
-        super().keyPressEvent(event)  # type: ignore[misc]
-        self._advanced = text.isdigit() and self.currentSectionIndex() != before  # type: ignore[attr-defined]
+        before = self.currentSectionIndex()
+        super().keyPressEvent(event)
+        self._advanced = text.isdigit() and self.currentSectionIndex() != before
 
 
 class _DateEdit(_TabLeaves, QDateEdit):
@@ -478,6 +484,7 @@ class _DatePart(FieldWidget):
         if watched is self.edit and self.is_empty():
             starts = event.type() == QEvent.Type.MouseButtonPress or (
                 event.type() == QEvent.Type.KeyPress
+                and isinstance(event, QKeyEvent)
                 and event.key()
                 not in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab, Qt.Key.Key_Escape, Qt.Key.Key_Return, Qt.Key.Key_Enter)
                 and not event.modifiers() & (Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier)
