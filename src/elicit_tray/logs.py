@@ -248,10 +248,10 @@ class LogFormatter(logging.Formatter):
     def _continuation(self, text: str) -> str:
         return "\n".join("  | " + self._clean(line) for line in text.rstrip("\n").split("\n"))
 
-    def formatException(self, ei: Any) -> str:  # noqa: N802 - logging's name
+    def formatException(self, ei: Any) -> str:
         return self._continuation(super().formatException(ei))
 
-    def formatStack(self, stack_info: str) -> str:  # noqa: N802 - logging's name
+    def formatStack(self, stack_info: str) -> str:
         return self._continuation(stack_info)
 
 
@@ -366,7 +366,7 @@ class _PrivateRotatingHandler(logging.handlers.RotatingFileHandler):
         fd = open_private_log(Path(self.baseFilename))
         return os.fdopen(fd, "a", encoding=self.encoding, errors=self.errors)
 
-    def doRollover(self) -> None:  # noqa: N802 - logging's name
+    def doRollover(self) -> None:
         if self.stream:
             self.stream.close()
             self.stream = None

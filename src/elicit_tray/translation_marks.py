@@ -8,6 +8,6 @@ the pair into ``resources/i18n/*.ts``, and the UI shows it translated with
 __all__ = ["QT_TRANSLATE_NOOP"]
 
 
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name lupdate extracts
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # Qt's name: the one lupdate extracts
     """Mark ``text`` for Qt's translation tools (context ``context``); returns it unchanged."""
     return text

@@ -179,7 +179,7 @@ class InputGate(QObject):
             cls._installed = InputGate()
             application().installEventFilter(cls._installed)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() not in _WATCHED or not isinstance(watched, QWidget):
             return False
         arming = getattr(watched.window(), "arming", None)

@@ -247,7 +247,7 @@ class ElicitationDialog(QDialog):
         """Whether buttons and fields take the user's input now (:class:`~.arming.Arming`)."""
         return self.arming.is_armed
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt naming)
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self.setAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange, True)  # see _focus_changed
         if not self._fitted:
@@ -266,7 +266,7 @@ class ElicitationDialog(QDialog):
             if not label.isHidden():
                 label.setStyleSheet(error_css(palette))  # hidden ones are styled when shown
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:  # the system palette or colour scheme changed
             self.apply_style()
@@ -397,14 +397,14 @@ class ElicitationDialog(QDialog):
             self.hide()
             self.deleteLater()
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+    def closeEvent(self, event: QCloseEvent) -> None:
         """The window's close button: ``cancel``."""
         self.finish(Cancelled("close"), close=False)  # no-op when already answered or expired
         self.stop_timeout()
         self.deleteLater()
         super().closeEvent(event)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             # Only keys pressed after arming get here (the input gate); Enter acts on its release.
             self._enter_down = self.is_armed
@@ -412,7 +412,7 @@ class ElicitationDialog(QDialog):
             return
         super().keyPressEvent(event)
 
-    def keyReleaseEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:
         """Enter acts when released, and only if it was pressed here after arming: on the focused
         button, else :meth:`submit_by_keyboard`."""
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.isAutoRepeat():

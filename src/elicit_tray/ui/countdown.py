@@ -94,7 +94,7 @@ class Countdown(QObject):
             application().removeEventFilter(self)
             self.label.setText(translate("Dialog", "Timer stopped"))
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (
             event.type() in (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress)
             and isinstance(watched, QWidget)

@@ -245,13 +245,13 @@ class FormDialog(ElicitationDialog):
         for row in self.rows.values():
             row.adapter.set_enabled(enabled)
 
-    def paintEvent(self, event: Any) -> None:  # noqa: N802
+    def paintEvent(self, event: Any) -> None:
         super().paintEvent(event)
         if self._later and not self._building:  # first paint done: build the rest
             self._building = True
             QTimer.singleShot(0, self, self._build_later)
 
-    def showEvent(self, event: Any) -> None:  # noqa: N802
+    def showEvent(self, event: Any) -> None:
         super().showEvent(event)
         self._set_tab_order()  # the fitted header/message boxes may have become focusable
         first = next(iter(self.rows.values()), None)

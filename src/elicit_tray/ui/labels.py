@@ -49,7 +49,7 @@ class WrappingLabel(QLabel):
         self.setWordWrap(True)
         self.setText(text)
 
-    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+    def setText(self, text: str) -> None:
         """Show ``text`` (with break opportunities in its long words); screen readers get
         ``text`` itself as the name, never the break characters."""
         self._text = text
@@ -175,11 +175,11 @@ class ElidedLabel(QLabel):
         else:
             super().setText(metrics.elidedText(self._full, self._mode, width))
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._elide()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._elide()

@@ -151,7 +151,7 @@ class OutlinedIndicators(QProxyStyle):
     def standardIcon(
         self,
         standard_icon: QStyle.StandardPixmap,
-        option: QStyleOption | None = None,  # noqa: N802
+        option: QStyleOption | None = None,
         widget: QWidget | None = None,
     ) -> QIcon:
         """The line edits' clear button gets one shared icon (per direction and text colour):
@@ -180,7 +180,7 @@ class OutlinedIndicators(QProxyStyle):
         self,
         element: QStyle.PrimitiveElement,
         option: QStyleOption,
-        painter: QPainter,  # noqa: N802
+        painter: QPainter,
         widget: QWidget | None = None,
     ) -> None:
         super().drawPrimitive(element, option, painter, widget)

@@ -54,7 +54,7 @@ class DialogTrace(QObject):
     def watch_paint(self, dialog: QObject) -> None:
         dialog.installEventFilter(self)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Paint:
             self.mark("painted")
             watched.removeEventFilter(self)

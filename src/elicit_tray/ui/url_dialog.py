@@ -85,7 +85,7 @@ class _UrlBox(QPlainTextEdit):
         self.setWordWrapMode(QTextOption.WrapMode.WrapAnywhere)
         self.setPlainText(ltr_isolated(text))
 
-    def createMimeDataFromSelection(self) -> QMimeData:  # noqa: N802 (Qt naming)
+    def createMimeDataFromSelection(self) -> QMimeData:
         data = QMimeData()
         data.setText(_without_isolates(self.textCursor().selectedText()))
         return data
@@ -182,19 +182,19 @@ class _HostLabel(QLabel):
         document.setTextWidth(width)
         return int(document.size().height() + 0.999)
 
-    def hasHeightForWidth(self) -> bool:  # noqa: N802
+    def hasHeightForWidth(self) -> bool:
         return True
 
-    def heightForWidth(self, width: int) -> int:  # noqa: N802
+    def heightForWidth(self, width: int) -> int:
         margins = self.contentsMargins()
         return self._text_height(max(1, width - self._inset())) + margins.top() + margins.bottom() + 2 * self.margin()
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802
+    def minimumSizeHint(self) -> QSize:
         plain = QFontMetricsF(self.font())
         width = int(plain.horizontalAdvance("\u2026" + "m" * 6)) + self._inset()
         return QSize(width, self.heightForWidth(width))
 
-    def sizeHint(self) -> QSize:  # noqa: N802
+    def sizeHint(self) -> QSize:
         hint = self.minimumSizeHint()
         return QSize(hint.width(), self.heightForWidth(hint.width()))
 
@@ -204,7 +204,7 @@ class _HostLabel(QLabel):
         if markup != self.text():
             self.setText(markup)
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._show_for(self.contentsRect().width())
 
@@ -306,7 +306,7 @@ class UrlDialog(ElicitationDialog):
     def can_commit(self) -> bool:
         return self.analysis.can_open and not self.browser_opened
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self.cancel_button.setFocus(Qt.FocusReason.ActiveWindowFocusReason)  # the button that commits nothing
 

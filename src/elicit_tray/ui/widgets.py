@@ -397,7 +397,7 @@ class _TabLeaves(_DatePicker):
 
     _advanced = False
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) and not (
             event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
         ):
@@ -478,7 +478,7 @@ class _DatePart(FieldWidget):
     def is_empty(self) -> bool:
         return self.edit.date() == _NO_DATE
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Jump from "Not set" to now when the user starts to edit (a key, a click on the popup
         arrow), instead of stepping from the sentinel date. Tab, Shift+Tab and Escape pass through."""
         if watched is self.edit and self.is_empty():

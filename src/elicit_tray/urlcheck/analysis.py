@@ -118,7 +118,7 @@ def analyze_url(url: object) -> UrlAnalysis:
         return _result(safe_repr(url), ["unparseable"], None)
     try:
         return _analyze(url)
-    except Exception:  # noqa: BLE001 - analysis must never raise; fail closed
+    except Exception:  # analysis must never raise; fail closed
         return _result(url, ["unparseable"], None)
 
 

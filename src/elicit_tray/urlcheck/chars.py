@@ -93,7 +93,7 @@ def safe_repr(obj: object) -> str:
     """``repr(obj)``, or a placeholder naming its type when that ``repr`` raises."""
     try:
         return repr(obj)
-    except Exception:  # noqa: BLE001 - a hostile __repr__ must not break the dialog
+    except Exception:  # a hostile __repr__ must not break the dialog
         return f"<unrepresentable {type(obj).__name__}>"
 
 
@@ -111,7 +111,7 @@ def visible_url(url: str) -> str:
         url = safe_repr(url)
     try:
         escape = {c for c in url if is_forbidden(c)}
-    except Exception:  # noqa: BLE001 - ICU missing or broken: escape everything unusual
+    except Exception:  # ICU missing or broken: escape everything unusual
         escape = {c for c in url if not c.isascii() or c <= " " or c == "\x7f"}
     out = []
     for ch in url:
