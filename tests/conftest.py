@@ -43,14 +43,24 @@ def load_cases(name: str) -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="session")
-def aio(qapp):
-    """One asyncio event loop running on Qt's (qasync) for the session, set as the current loop."""
+def _qt_asyncio_loop(qapp):
+    """One asyncio event loop running on Qt's (qasync) for the whole session."""
     import asyncio
 
     import qasync
 
     loop = qasync.QEventLoop(qapp, already_running=False)
-    asyncio.set_event_loop(loop)
     yield loop
     loop.close()
     asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def aio(_qt_asyncio_loop):
+    """The session's Qt asyncio loop, set as the current loop for this test: a test elsewhere
+    that used ``asyncio.run`` has left no current loop (it sets None when it ends), and the
+    dispatcher would then schedule its requests on none."""
+    import asyncio
+
+    asyncio.set_event_loop(_qt_asyncio_loop)
+    return _qt_asyncio_loop
