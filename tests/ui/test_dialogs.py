@@ -755,3 +755,15 @@ def test_a_long_url_dialog_opens_tall_enough_to_show_everything_without_scrollin
     channel, dialog = tray.ask({"mode": "url", "elicitationId": "e", "url": url, "message": "Connect"}, [])
     assert dialog.scroll.verticalScrollBar().maximum() == 0  # the screen has room: nothing hides below
     tray.disconnect(channel)
+
+
+def test_the_tray_menu_is_current_before_it_opens(aio):
+    tray = Tray(aio)
+    icon = TrayIcon(tray.presenter)
+    channel = tray.connect()
+    _create(tray, channel, CONFIRM, 1)
+    tray.dialog()
+    texts = [a.text() for a in icon.menu.actions()]  # no aboutToShow: what a panel measures
+    assert texts[0] == "1 request waiting" and texts[1].endswith(": Proceed?")
+    tray.disconnect(channel)
+    assert [a.text() for a in icon.menu.actions()][0] == "No requests waiting"

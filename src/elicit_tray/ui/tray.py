@@ -1,4 +1,4 @@
-"""The system tray icon: a small ``QSystemTrayIcon`` whose menu is rebuilt on ``aboutToShow``.
+"""The system tray icon: a small ``QSystemTrayIcon`` whose menu is kept current as requests come and go.
 
 Lists the pending requests (click to bring one to the front; those still waiting for a window,
 marked "not shown yet", get it when chosen: :mod:`.presenter` "Queue"), "Dismiss all" (each answers
@@ -83,10 +83,12 @@ class Tray(QSystemTrayIcon):
         self.history_window: Any = None
         self.settings_window: Any = None
         self.menu = QMenu()
-        self.menu.aboutToShow.connect(self.rebuild)
         self.setContextMenu(self.menu)
         self.setToolTip(translate("Tray", "elicit-tray: no requests waiting"))
         presenter.pending_changed.connect(self.update_state)
+        # Kept current ahead of time, never rebuilt while it opens: a panel that shows the menu
+        # (xfce4-panel) measured it before the rebuild and opened it clipped.
+        presenter.pending_changed.connect(self.rebuild)
         presenter.request_shown.connect(self.announce)
         self.activated.connect(self._activated)
         self.rebuild()
