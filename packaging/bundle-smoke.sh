@@ -66,7 +66,7 @@ def call(request_id, method, params=None):
 checks = [
     (call(1, "ping"), {"jsonrpc": "2.0", "id": 1, "result": {}}),
     (call(2, "elicitation/create", {"message": "form-please: who are you?", "requestedSchema": {
-        "type": "object", "properties": {"name": {"type": "string", "title": "Name"},
+        "type": "object", "properties": {"name": {"type": "string", "title": "Name", "pattern": "^[A-Z][a-z]+$"},
                                           "copies": {"type": "integer", "default": 2}}, "required": ["name"]}}),
      {"jsonrpc": "2.0", "id": 2, "result": {"action": "accept", "content": {"name": "Ada", "copies": 2}}}),
     (call(3, "elicitation/create", {"mode": "url", "message": "url-please: connect your account",

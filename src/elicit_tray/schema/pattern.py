@@ -84,6 +84,25 @@ for line in sys.stdin:
 """
 
 
+#: The argument with which a frozen bundle's own executable runs the worker (there is no
+#: ``python -c`` in a bundle): its entry point calls :func:`worker_main`.
+WORKER_ARG = "--pattern-worker"
+
+
+def _worker_code() -> str:
+    import regress
+
+    path = os.path.dirname(os.path.dirname(os.path.abspath(regress.__file__)))
+    return _WORKER.format(mem=WORKER_MEMORY_BYTES, path=path, flags=FLAGS)
+
+
+def worker_main() -> int:
+    """Run the pattern worker in this process (stdin/stdout lines; see the module): what a
+    frozen bundle's entry point does when started with :data:`WORKER_ARG`. Returns 0 at EOF."""
+    exec(_worker_code(), {"__name__": "elicit_tray_pattern_worker"})  # the same code as ``python -c``
+    return 0
+
+
 def compile_problem(pattern: str) -> str | None:
     """Why ``pattern`` cannot be used, as a sentence, or ``None`` if it compiles.
 
@@ -124,12 +143,10 @@ class PatternEngine:
 
     # -- worker -----------------------------------------------------------------------------
     def _start(self) -> subprocess.Popen[bytes]:
-        import regress
-
-        path = os.path.dirname(os.path.dirname(os.path.abspath(regress.__file__)))
-        code = _WORKER.format(mem=WORKER_MEMORY_BYTES, path=path, flags=FLAGS)
+        frozen = getattr(sys, "frozen", False)  # a PyInstaller bundle: its executable is not Python
+        argv = [sys.executable, WORKER_ARG] if frozen else [sys.executable, "-I", "-S", "-c", _worker_code()]
         proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-c", code],
+            argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
