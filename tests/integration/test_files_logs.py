@@ -90,7 +90,8 @@ def test_a_journal_symlink_to_bashrc_is_never_written_and_stderr_has_no_value_an
         for line in lines
     ), err
     assert SECRET not in err and "sesame" not in err
-    assert any(line.endswith("answered: Accepted(content=<1 field(s): phrase>)") for line in lines), err
+    assert any(line.endswith(" -> Accepted(content=<1 field(s): phrase>)") for line in lines), err
+    assert any(line.endswith("dialog r1 answered: accept") for line in lines), err  # the kind, never a value
     assert any(line.endswith(f"request 2 cancelled by the requester: bye\\n{FORGED}\\r\\u2028x") for line in lines), err
     for line in lines:  # every line is a stamped record, the listening notice or a traceback line
         assert STAMPED.match(line) or line.startswith("elicit-tray ") or line.startswith("  | "), line
