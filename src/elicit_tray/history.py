@@ -50,9 +50,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-from .logs import Journal, UnsafeLogFile, open_private_log
+from .logs import Journal, UnsafeLogFile, open_private_log, split_url
 
 __all__ = [
     "COLUMNS",
@@ -191,17 +190,11 @@ def history_url(url: str, *, query: bool = False) -> str:
     """What the history keeps of ``url``: ``scheme://host:port/path`` without user info, and
     ``?query#fragment`` only when ``query`` is true. A URL without an authority keeps its
     scheme and path (``mailto:x@y``); one that cannot be parsed reads ``<unparseable>``."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = f":{parts.port}" if parts.port is not None else ""
-    except ValueError:
+    split = split_url(url)
+    if split is None:
         return "<unparseable>"
-    if not parts.scheme:
-        return "<unparseable>"
-    if ":" in host:
-        host = f"[{host}]"
-    text = f"{parts.scheme}://{host}{port}{parts.path}" if parts.netloc else f"{parts.scheme}:{parts.path}"
+    parts, host = split
+    text = f"{parts.scheme}://{host}{parts.path}" if parts.netloc else f"{parts.scheme}:{parts.path}"
     if query:
         text += (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
     return text

@@ -48,7 +48,7 @@ import time
 from io import TextIOWrapper
 from pathlib import Path
 from typing import IO, Any, Protocol
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from .display import escape_char
 
@@ -109,6 +109,21 @@ def default_log_path() -> Path | None:
 _PLAIN_SEGMENT = re.compile(r"[A-Za-z][A-Za-z._~-]{0,31}")
 
 
+def split_url(url: str) -> tuple[SplitResult, str] | None:
+    """``(parts, host)`` of ``url``: its ``urlsplit`` parts and its host with the port and without
+    user info (an IPv6 host in brackets, e.g. ``[::1]:8443``); ``None`` when it cannot be parsed
+    or has no scheme. Shared by :func:`redact_url` and the history's URL."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port is not None else ""
+    except ValueError:
+        return None
+    if not parts.scheme:
+        return None
+    return parts, (f"[{host}]" if ":" in host else host) + port
+
+
 def redact_url(url: str) -> str:
     """``url`` without user info, query and fragment, and without any path segment that is not a
     plain word: ``scheme://host:port/path`` where each segment is kept only if it is letters,
@@ -119,22 +134,16 @@ def redact_url(url: str) -> str:
     E.g. ``https://u:pw@h.example:8443/reset/8f3a9c/confirm?t=1#x`` ->
     ``https://h.example:8443/reset/…/confirm?…#…`` (README "IPC contract", the request log).
     """
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = f":{parts.port}" if parts.port is not None else ""
-    except ValueError:
+    split = split_url(url)
+    if split is None:
         return "<unparseable>"
-    if not parts.scheme:
-        return "<unparseable>"
-    if ":" in host:
-        host = f"[{host}]"
+    parts, host = split
     rest = "/".join(
         seg if not seg or seg == "…" or _PLAIN_SEGMENT.fullmatch(seg) else "…" for seg in parts.path.split("/")
     )
     suffix = ("?…" if parts.query else "") + ("#…" if parts.fragment else "")
     if parts.netloc or parts.scheme in ("http", "https"):
-        return f"{parts.scheme}://{host}{port}{rest}{suffix}"
+        return f"{parts.scheme}://{host}{rest}{suffix}"
     return f"{parts.scheme}:{'…' if rest or suffix else ''}"
 
 
