@@ -16,7 +16,7 @@ it holds.
 from __future__ import annotations
 
 import datetime as _dt
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from PySide6.QtCore import QDate, QDateTime, QEvent, QObject, Qt, QTime, QTimeZone, Signal
 from PySide6.QtGui import QKeyEvent
@@ -133,6 +133,23 @@ class Hand(Protocol):
 
     def paste(self, widget: QWidget, text: str) -> None:
         """Put ``text`` on the clipboard and press Ctrl+V on ``widget``."""
+
+
+_L = TypeVar("_L", QHBoxLayout, QVBoxLayout)
+
+
+def _option_group(layout_type: type[_L], spacing: int | None = 2) -> tuple[QGroupBox, _L]:
+    """A group of options (radio buttons, checkboxes): a ``QGroupBox`` for assistive technology,
+    flat, untitled and borderless on screen, with its layout (no margins; ``spacing`` px between
+    options, ``None`` for the style's)."""
+    box = QGroupBox()
+    box.setFlat(True)
+    box.setStyleSheet("QGroupBox { border: none; margin: 0; padding: 0; }")
+    layout = layout_type(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    if spacing is not None:
+        layout.setSpacing(spacing)
+    return box, layout
 
 
 class FieldWidget(QObject):
@@ -323,11 +340,7 @@ class TriStateBoolean(FieldWidget):
 
     def __init__(self, spec: FieldSpec):
         super().__init__(spec)
-        box = QGroupBox()
-        box.setFlat(True)
-        box.setStyleSheet("QGroupBox { border: none; margin: 0; padding: 0; }")
-        layout = QHBoxLayout(box)
-        layout.setContentsMargins(0, 0, 0, 0)
+        box, layout = _option_group(QHBoxLayout, spacing=None)
         self.group = QButtonGroup(box)
         self.group.setExclusive(True)
         self.states: list[tuple[QRadioButton, bool | None]] = []
@@ -678,12 +691,7 @@ class RadioSelect(FieldWidget):
 
     def __init__(self, spec: FieldSpec):
         super().__init__(spec)
-        box = QGroupBox()  # a grouping for assistive technology; flat and untitled on screen
-        box.setFlat(True)
-        box.setStyleSheet("QGroupBox { border: none; margin: 0; padding: 0; }")
-        layout = QVBoxLayout(box)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
+        box, layout = _option_group(QVBoxLayout)
         self.group = QButtonGroup(box)
         self.group.setExclusive(True)
         self.buttons: list[QRadioButton] = []
@@ -725,12 +733,7 @@ class MultiSelect(FieldWidget):
 
     def __init__(self, spec: FieldSpec):
         super().__init__(spec)
-        group = QGroupBox()
-        group.setFlat(True)
-        group.setStyleSheet("QGroupBox { border: none; margin: 0; padding: 0; }")
-        layout = QVBoxLayout(group)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
+        group, layout = _option_group(QVBoxLayout)
         self.boxes: list[QCheckBox] = []
         for option in spec.options:
             box = QCheckBox(escape_mnemonic(option.title))
