@@ -200,7 +200,9 @@ def test_keys_pressed_during_arming_press_nothing_in_a_focused_dialog(tray, term
         requester.close()
 
 
-def test_a_key_pressed_before_arming_and_released_after_does_nothing(tray, terminal):
+def test_a_key_pressed_before_arming_and_released_later_does_nothing(tray, terminal):
+    """Held past the arming delay, its auto-repeat keeps the dialog disarmed; neither the repeats
+    nor the release act, and the dialog arms the delay after the key is let go."""
     terminal.focus()
     at(time.monotonic(), 1200)
     requester = Requester(tray)
@@ -208,9 +210,10 @@ def test_a_key_pressed_before_arming_and_released_after_does_nothing(tray, termi
         window, mapped = requester.ask(CONFIRM)
         at(mapped, 300)
         xdo("keydown", "Return")
-        at(mapped, ARM_MS + 600)  # held past arming: auto-repeat runs (delay 660 ms, 25/s)
+        at(mapped, ARM_MS + 600)  # held past the delay: auto-repeat runs (delay 660 ms, 25/s)
         xdo("keyup", "Return")
-        at(mapped, ARM_MS + 900)
+        released = time.monotonic()
+        at(released, ARM_MS + 300)
         assert requester.nothing_yet(), requester.reply()
         xdo("key", "Escape")
         assert requester.reply() == {"jsonrpc": "2.0", "id": 1, "result": {"action": "cancel"}}
@@ -272,3 +275,23 @@ def test_a_second_dialog_never_takes_the_keys_the_user_is_typing_into_the_first(
     finally:
         first.close()
         second.close()
+
+
+def test_typing_resumed_just_after_a_focused_dialog_appeared_never_answers_it(tray, terminal):
+    """The user paused (so the dialog may take the focus), then goes on typing for the terminal
+    0.4 s after it appeared: a command, Enter, two spaces, Enter (a fresh-eyes test saw a
+    default-true form accepted this way)."""
+    terminal.focus()
+    at(time.monotonic(), 1200)
+    requester = Requester(tray)
+    try:
+        window, mapped = requester.ask(NAME_FORM)
+        at(mapped, 400)
+        xdo("type", "--delay", "90", "echo git status --short xx")
+        xdo("key", "--delay", "90", "Return", "space", "space", "Return")
+        at(time.monotonic(), ARM_MS + 300)
+        assert requester.nothing_yet()
+        go_to(window, "Escape")
+        assert requester.reply() == {"jsonrpc": "2.0", "id": 1, "result": {"action": "cancel"}}
+    finally:
+        requester.close()

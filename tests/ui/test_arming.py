@@ -284,3 +284,18 @@ def test_a_key_held_when_the_dialog_arms_is_dropped_until_the_server_says_it_is_
     send(QEvent.Type.KeyPress)  # a new, deliberate Enter
     send(QEvent.Type.KeyRelease)
     assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}}
+
+
+def test_keys_pressed_during_arming_put_arming_off_until_they_stop(aio, qtbot):
+    """Someone still typing for another window when a dialog takes the focus: each key pressed
+    while it arms starts the delay again, so it arms only once the keys stop."""
+    tray = Tray(aio, arm_delay_ms=ARM_MS)
+    channel, dialog = _unarmed(tray, CONFIRM)
+    for _ in range(4):  # a key every half of the delay: never ARM_MS without one
+        qtbot.wait(ARM_MS // 2)  # the user's typing rhythm (the scenario), not a wait for the app
+        QTest.keyClick(dialog, Qt.Key.Key_A)
+        assert not dialog.is_armed
+    with qtbot.waitSignal(dialog.armed, timeout=5000):  # then the keys stop
+        pass
+    assert channel.sent == []
+    tray.disconnect(channel)

@@ -2,8 +2,10 @@
 
 DESIGN.md "UI rules" (consent integrity). A dialog starts disarmed and arms
 :data:`ARM_DELAY_MS` after it becomes the active window; it disarms the moment it loses the
-focus and the delay starts again when it comes back. While it is disarmed, no key (shortcuts and
-mnemonics included), no input-method text and no mouse button reaches any of its widgets, so
+focus and the delay starts again when it comes back, and again with every key pressed while it
+runs (someone still typing for another window arms it only once the keys stop). While it is
+disarmed, no key (shortcuts and mnemonics included), no input-method text and no mouse button
+reaches any of its widgets, so
 neither a button (Decline and Cancel included) nor a field can be operated. Once armed, a key
 counts only if its press came after arming: the release of a key pressed earlier, and every
 auto-repeated press of a key held from before, are dropped; Enter, Space and Escape never act
@@ -131,6 +133,9 @@ class Arming(QObject):
         dialog) may reach it. A refused ShortcutOverride is accepted, so that no shortcut fires."""
         kind = event.type()
         if not self.is_armed:
+            if kind == QEvent.Type.KeyPress and self._timer.isActive():
+                # Still typing what was meant for another window: arm only once the keys stop.
+                self._timer.start(self.delay_ms)
             if kind == QEvent.Type.ShortcutOverride:
                 event.accept()  # "the widget wants this key": the shortcut map stays out of it
             if isinstance(watched, QScrollBar):
