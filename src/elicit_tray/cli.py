@@ -107,9 +107,12 @@ def _parser() -> argparse.ArgumentParser:
         help="only decisions received since DATE (YYYY-MM-DD, local midnight, or an ISO 8601 date-time)",
     )
     history.add_argument("--server", metavar="NAME", help="only decisions of this (self-reported) server")
+    from .logs import OUTCOMES  # pure and small: the words the request log and history use
+
     history.add_argument(
         "--outcome",
         metavar="O",
+        choices=[*OUTCOMES, "cancel", "pending", "interrupted"],
         help="only this outcome (accept, decline, cancel-escape, ..., interrupted; 'cancel' matches every cancel-*)",
     )
 
@@ -257,7 +260,14 @@ def main(argv: list[str] | None = None) -> int:
     if command == "history":
         from .history import print_history
 
-        return print_history(as_json=args.json, since=args.since, server=args.server, outcome=args.outcome)
+        try:
+            return print_history(as_json=args.json, since=args.since, server=args.server, outcome=args.outcome)
+        except BrokenPipeError:  # `elicit-tray history | head`: the reader has all it wanted
+            import os
+
+            # As the Python docs advise: stdout to /dev/null, so the flush at exit cannot fail.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
     if command == "ask":
         return _ask(args, socket_path)
     if command == "demo":
