@@ -184,3 +184,32 @@ def isValid(obj) -> bool:  # noqa: N802 - shiboken's name
     from shiboken6 import isValid as valid
 
     return valid(obj)
+
+
+def test_the_waiting_note_gets_room_of_its_own_in_the_newest_dialog(aio):
+    """Seven at once: the newest of the five on screen says two more wait, and it grew for the
+    note instead of squeezing its header and field into it (a fresh-eyes test saw that)."""
+    from PySide6.QtWidgets import QLabel
+
+    tray = Tray(aio)
+    channel = tray.connect()
+    params = {
+        "message": "How many?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"n": {"type": "integer", "title": "N", "minimum": 1, "maximum": 10}},
+        },
+    }
+    for request_id in range(1, 8):
+        tray.send(channel, {"jsonrpc": "2.0", "id": request_id, "method": "elicitation/create", "params": params})
+    dialogs = [tray.run(tray.shown.get()) for _ in range(5)]
+    newest = dialogs[-1]
+    tray.arm(newest)
+    note = newest.findChild(QLabel, "queue-count")
+    assert note is not None and note.isVisible() and note.text().startswith("2 more requests are waiting.")
+    note_top = note.mapTo(newest, note.rect().topLeft()).y()
+    scroll_bottom = newest.scroll.mapTo(newest, newest.scroll.rect().bottomLeft()).y()
+    assert scroll_bottom < note_top  # nothing of the form under the note
+    assert newest.scroll.verticalScrollBar().maximum() == 0  # the form is not squeezed into scrolling
+    assert newest.header_scroll.verticalScrollBar().maximum() == 0
+    tray.disconnect(channel)

@@ -306,6 +306,7 @@ class Presenter(QObject):
         for dialog in shown:
             label = dialog.findChild(QLabel, "queue-count")
             if dialog is shown[-1] and count:
+                appears = label is None or label.isHidden()
                 if label is None:
                     label = plain_label("", selectable=False)
                     label.setObjectName("queue-count")
@@ -327,6 +328,11 @@ class Presenter(QObject):
                 if label.text() != text:
                     label.setText(text)
                 label.show()
+                if appears:  # room for the note: the dialog grows rather than squeezing its content
+                    layout = dialog.window_layout
+                    margins = layout.contentsMargins()
+                    inner = dialog.width() - margins.left() - margins.right()
+                    dialog.resize(dialog.width(), dialog.height() + label.heightForWidth(inner) + layout.spacing())
             elif label is not None and not label.isHidden():
                 label.hide()
 
