@@ -37,8 +37,9 @@ class _XScreenSaverInfo(ctypes.Structure):
     ]
 
 
-class _XIdle:
-    """A connection of our own to the X server ($DISPLAY) for XScreenSaverQueryInfo."""
+class _XServer:
+    """A connection of our own to the X server ($DISPLAY): input idle time (XScreenSaverQueryInfo)
+    and the keys held down now (XQueryKeymap)."""
 
     def __init__(self) -> None:
         x11 = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
@@ -78,26 +79,26 @@ class _XIdle:
         return {byte * 8 + bit for byte, value in enumerate(bits.raw) for bit in range(8) if value >> bit & 1}
 
 
-_x_idle: _XIdle | None = None
-_x_idle_failed = False
+_x_server_conn: _XServer | None = None
+_x_server_failed = False
 
 
-def _x_server(platform: str) -> _XIdle | None:
+def _x_server(platform: str) -> _XServer | None:
     """Our own connection to the X server, opened on first use; ``None`` off X11 or when it
     cannot be opened (logged once)."""
-    global _x_idle, _x_idle_failed
-    if platform != "xcb" or _x_idle_failed:
+    global _x_server_conn, _x_server_failed
+    if platform != "xcb" or _x_server_failed:
         return None
-    if _x_idle is None:
+    if _x_server_conn is None:
         try:
-            _x_idle = _XIdle()
+            _x_server_conn = _XServer()
         except OSError as exc:
-            _x_idle_failed = True
+            _x_server_failed = True
             log.warning(
                 "cannot read the desktop's input idle time (%s): new dialogs will not take the focus by themselves", exc
             )
             return None
-    return _x_idle
+    return _x_server_conn
 
 
 def desktop_idle_ms(platform: str) -> int | None:
