@@ -181,7 +181,8 @@ def test_a_left_click_on_the_tray_icon_brings_the_oldest_waiting_dialog_forward_
 
 
 def _window(qtbot, delay_ms: int = 0):
-    """A plain active window with a line edit and an :class:`Arming` (the gate looks for it)."""
+    """A plain active window with a line edit and an :class:`Arming` (the gate looks for it),
+    disarmed (its activation started arming) and with no change recorded yet."""
     from PySide6.QtWidgets import QLineEdit, QVBoxLayout, QWidget
 
     from elicit_tray.ui.arming import Arming
@@ -190,12 +191,13 @@ def _window(qtbot, delay_ms: int = 0):
     edit = QLineEdit(window)
     QVBoxLayout(window).addWidget(edit)
     window.arming = Arming(window, delay_ms)
-    changes: list[bool] = []
-    window.arming.changed.connect(changes.append)
     window.show()
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=2000)
     edit.setFocus()
+    window.arming.disarm()
+    changes: list[bool] = []
+    window.arming.changed.connect(changes.append)
     return window, edit, changes
 
 
@@ -299,3 +301,14 @@ def test_keys_pressed_during_arming_put_arming_off_until_they_stop(aio, qtbot):
         pass
     assert channel.sent == []
     tray.disconnect(channel)
+
+
+def test_the_window_s_own_activation_starts_and_ends_arming(qtbot):
+    window, _edit, changes = _window(qtbot)
+    other = _window(qtbot)[0]  # another window takes the focus: disarmed (already), stays so
+    assert not window.arming.is_armed
+    window.activateWindow()
+    qtbot.waitUntil(lambda: window.arming.is_armed, timeout=2000)  # back: armed (no delay here)
+    other.activateWindow()
+    qtbot.waitUntil(lambda: not window.arming.is_armed, timeout=2000)
+    assert changes == [True, False]

@@ -76,7 +76,20 @@ class Arming(QObject):
         self._held: set[int] = set()  # keys already down when it armed (X11), until released
         self._focus_before: QWidget | None = None  # where the focus was before its last move here
         application().focusChanged.connect(self._focus_changed)
+        window.installEventFilter(self)  # its activation starts and ends arming
         InputGate.install()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
+        """The window became active (or was shown active): arm again after the delay, since keys
+        may still be meant for the window the user came from; it stopped being active: disarm."""
+        kind = event.type()
+        if watched is self.window and kind in (QEvent.Type.ActivationChange, QEvent.Type.Show):
+            if self.window.isActiveWindow():
+                if kind == QEvent.Type.ActivationChange or not self.is_armed:
+                    self.restart()
+            elif kind == QEvent.Type.ActivationChange:
+                self.disarm()
+        return False
 
     # -- state --------------------------------------------------------------------------------
     def restart(self) -> None:

@@ -254,8 +254,6 @@ class ElicitationDialog(QDialog):
             self._fitted = True
             self.apply_style()
             self.sizing.fit()
-        if self.isActiveWindow() and not self.is_armed:
-            self.arming.restart()
 
     def apply_style(self) -> None:
         """(Re)colour errors and warnings for the current palette and contrast preference."""
@@ -270,12 +268,6 @@ class ElicitationDialog(QDialog):
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:  # the system palette or colour scheme changed
             self.apply_style()
-        elif event.type() == QEvent.Type.ActivationChange:
-            # Keys may still be meant for the window the user came from: arm again each time.
-            if self.isActiveWindow():
-                self.arming.restart()
-            else:
-                self.arming.disarm()
 
     def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
         """The focused control is always visibly marked (Qt draws the focus ring only after a
