@@ -195,6 +195,8 @@ def show(label: str, r: dict[str, Any], base: dict[str, Any] | None = None) -> N
         print(f"{'':34} {r['modules']} modules; new packages since idle: {r['modules_new'][:30]}")
     if r.get("py_types_grown"):
         print(f"{'':34} grown: {r['py_types_grown'][:8]}")
+    if r.get("traced_by_package"):
+        print(f"{'':34} traced (KiB): " + ", ".join(f"{k} {v // 1024}" for k, v in r["traced_by_package"][:16]))
     if base and r.get("wrappers_by_type"):
         print(f"{'':34} wrappers: {r['wrappers_by_type'][:8]}")
     for key in ("after_pixmap_cache_clear", "after_malloc_trim"):

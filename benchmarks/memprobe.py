@@ -122,12 +122,34 @@ def snapshot(experiments: bool) -> dict[str, Any]:
     except Exception:  # noqa: BLE001
         pass
     out["pixmap_cache_limit_kib"] = QPixmapCache.cacheLimit()
+    if tracemalloc.is_tracing():
+        out["traced_by_package"] = traced_by_package()
     if experiments:
         QPixmapCache.clear()
         out["after_pixmap_cache_clear"] = reading()
         _libc.malloc_trim(0)
         out["after_malloc_trim"] = reading()
     return out
+
+
+def traced_by_package(top: int = 25) -> list[tuple[str, int]]:
+    """The traced Python heap (bytes) by where it was allocated: the top-level package of the
+    allocating file (``elicit_tray.ui``, ``jsonschema``, ``<stdlib>.asyncio``, ...)."""
+    sizes: collections.Counter[str] = collections.Counter()
+    for stat in tracemalloc.take_snapshot().statistics("filename"):
+        path = stat.traceback[0].filename
+        parts = path.split("/site-packages/", 1) if "/site-packages/" in path else None
+        if parts:
+            name = "/".join(parts[1].split("/")[:1])
+        elif "/src/elicit_tray/" in path:
+            name = "elicit_tray." + path.split("/src/elicit_tray/", 1)[1].split("/")[0]
+        elif "/lib/python3" in path:
+            rest = path.split("/lib/python3", 1)[1].split("/", 1)[-1]
+            name = "<stdlib>." + rest.split("/")[0]
+        else:
+            name = path
+        sizes[name.removesuffix(".py")] += stat.size
+    return sizes.most_common(top)
 
 
 def main() -> int:

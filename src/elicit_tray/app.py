@@ -132,6 +132,9 @@ def serve(
     :data:`EXIT_SOCKET_ACTIVATION` when a socket passed by systemd (``LISTEN_FDS``) is unusable.
     With such a socket (``elicit-tray.socket``) the app serves on it instead of ``socket_path``.
     """
+    from . import ui  # noqa: F401 - first: PySide6 without shiboken6 reading every module's source
+
+    # isort: split
     import qasync
 
     from .history import Recorder, open_history
