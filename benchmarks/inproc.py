@@ -26,6 +26,7 @@ from elicit_tray.elicitation import parse_elicit_params
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from forms import form_params  # noqa: E402
 
+from elicit_tray.ui.arming import InputGate
 from elicit_tray.ui.form_dialog import FormDialog
 
 SIZES = {1: 20, 10: 20, 50: 10, 100: 10, 200: 8}  # fields -> warm iterations (after 2 warm-ups)
@@ -57,7 +58,8 @@ def one(app: QApplication, n: int) -> dict[str, float]:
     t0 = time.perf_counter()
     request = parse_elicit_params(p)
     t1 = time.perf_counter()
-    dialog = FormDialog(request, arm_delay_ms=0)
+    with InputGate.paused():  # as the presenter builds it
+        dialog = FormDialog(request, arm_delay_ms=0)
     t2 = time.perf_counter()
     spy = FirstPaint()
     dialog.installEventFilter(spy)

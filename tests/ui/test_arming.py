@@ -312,3 +312,32 @@ def test_the_window_s_own_activation_starts_and_ends_arming(qtbot):
     other.activateWindow()
     qtbot.waitUntil(lambda: not window.arming.is_armed, timeout=2000)
     assert changes == [True, False]
+
+
+def test_the_gate_is_back_after_a_new_dialog_was_built_without_it(aio):
+    """The presenter builds a dialog with the gate paused (InputGate.paused): the gate is
+    installed again afterwards, so the first dialog, still arming, refuses keys as before."""
+    tray = Tray(aio, arm_delay_ms=ARM_MS)
+    channel, dialog = _unarmed(tray, NAME)
+    second = tray.connect()
+    tray.send(second, rpc.create(2, NAME))  # built while the first one is on screen
+    tray.run(tray.shown.get())
+    dialog.activateWindow()
+    tray.settle()
+    field = dialog.rows["name"].adapter.focus_target
+    QTest.keyClicks(field, "yes")
+    QTest.keyClick(dialog, Qt.Key.Key_Escape)
+    tray.settle()
+    assert field.text() == "" and channel.sent == [] and dialog.outcome is None
+
+
+def test_a_countdown_still_sees_the_keys_the_gate_refuses_after_a_pause(aio):
+    """A user-set timeout stops at any key in its dialog, a key refused while arming included:
+    its filter stays ahead of the gate when the gate is put back after a pause."""
+    tray = Tray(aio, arm_delay_ms=ARM_MS, timeout_s=30)
+    channel, dialog = _unarmed(tray, NAME)
+    with InputGate.paused():
+        pass
+    field = dialog.rows["name"].adapter.focus_target
+    QTest.keyClick(field, Qt.Key.Key_A)
+    assert field.text() == "" and not dialog.countdown.is_running

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
-from .application import application
+from .arming import InputGate
 from .i18n import translate
 from .labels import plain_label
 
@@ -65,7 +65,7 @@ class Countdown(QObject):
         window's first key or click."""
         self._deadline = self.clock() + self.seconds
         self.remaining = self.seconds
-        application().installEventFilter(self)
+        InputGate.ahead(self)  # sees the keys and clicks the input gate refuses, too
         self._show_remaining()
         self._timer.start()
 
@@ -91,7 +91,7 @@ class Countdown(QObject):
         "Timer stopped". Does nothing when it is not running."""
         if self.is_running:
             self._timer.stop()
-            application().removeEventFilter(self)
+            InputGate.ahead(self, on=False)
             self.label.setText(translate("Dialog", "Timer stopped"))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

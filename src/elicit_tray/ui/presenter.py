@@ -161,8 +161,10 @@ class Presenter(QObject):
         if isinstance(request, UrlRequest):
             from .url_dialog import UrlDialog  # with the URL analysis: loaded on the first URL request
 
-            return UrlDialog(request, self.opener, arm_delay_ms=self.arm_delay_ms)
-        return FormDialog(request, widgets=self.widgets, arm_delay_ms=self.arm_delay_ms)
+            with InputGate.paused():  # nothing is delivered while widgets are constructed
+                return UrlDialog(request, self.opener, arm_delay_ms=self.arm_delay_ms)
+        with InputGate.paused():
+            return FormDialog(request, widgets=self.widgets, arm_delay_ms=self.arm_delay_ms)
 
     async def ask(self, request: ElicitationRequest) -> Outcome:
         """Show the dialog for ``request`` (at once, or when its turn comes: module docstring)
