@@ -112,7 +112,7 @@ class Probed:
                 time.sleep(0.02)
         self.seq = 0
 
-    def read(self, experiments: bool = False, timeout_s: float = 10) -> dict[str, Any]:
+    def read(self, experiments: bool = False, timeout_s: float = 30) -> dict[str, Any]:
         """One probe reading (the app answers within its 200 ms wake-up timer)."""
         self.seq += 1
         self.proc.send_signal(signal.SIGUSR2 if experiments else signal.SIGUSR1)
@@ -197,6 +197,8 @@ def show(label: str, r: dict[str, Any], base: dict[str, Any] | None = None) -> N
         print(f"{'':34} grown: {r['py_types_grown'][:8]}")
     if r.get("traced_by_package"):
         print(f"{'':34} traced (KiB): " + ", ".join(f"{k} {v // 1024}" for k, v in r["traced_by_package"][:16]))
+    for line in r.get("traced_lines") or ():
+        print(f"{'':34} {line}")
     if base and r.get("wrappers_by_type"):
         print(f"{'':34} wrappers: {r['wrappers_by_type'][:8]}")
     for key in ("after_pixmap_cache_clear", "after_malloc_trim"):

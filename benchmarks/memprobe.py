@@ -8,7 +8,9 @@ Every SIGUSR1 appends one JSON line to ``OUT.jsonl``: RSS (KiB, ``/proc/self/sta
 type (after ``gc.collect()``), asyncio tasks and handles, and the traced Python heap (bytes) when
 ``PYTHONTRACEMALLOC`` is set. SIGUSR2 does the same, then runs the experiments that tell which
 part is reclaimable: ``QPixmapCache.clear()``, then ``malloc_trim(0)``, with a reading after
-each. ``ELICIT_MEMPROBE_BLOCK=ssl,...`` makes those modules unimportable (an experiment: what
+each. With tracing on, the traced heap comes grouped by package, and
+``ELICIT_MEMPROBE_LINES=/src/elicit_tray/`` adds the top source lines under that path.
+``ELICIT_MEMPROBE_BLOCK=ssl,...`` makes those modules unimportable (an experiment: what
 they cost). Lines carry a ``seq`` number so that a caller can wait for its own.
 
 Not used by the app; a diagnostic for ``shared/notes/memory.md`` and ``benchmarks/memory.py``.
@@ -124,6 +126,13 @@ def snapshot(experiments: bool) -> dict[str, Any]:
     out["pixmap_cache_limit_kib"] = QPixmapCache.cacheLimit()
     if tracemalloc.is_tracing():
         out["traced_by_package"] = traced_by_package()
+        if os.environ.get("ELICIT_MEMPROBE_LINES"):
+            prefix = os.environ["ELICIT_MEMPROBE_LINES"]
+            out["traced_lines"] = [
+                (f"{s.traceback[0].filename.rsplit('/', 2)[-1]}:{s.traceback[0].lineno}", s.size, s.count)
+                for s in tracemalloc.take_snapshot().statistics("lineno")
+                if prefix in s.traceback[0].filename
+            ][:15]
     if experiments:
         QPixmapCache.clear()
         out["after_pixmap_cache_clear"] = reading()

@@ -14,7 +14,6 @@ sent, issue 10 §2).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from pathlib import Path
@@ -223,6 +222,20 @@ def _global_options(parser: argparse.ArgumentParser, default: object) -> None:
     )
 
 
+def _leave_out_openssl() -> None:
+    """The tray app never speaks TLS and hashes nothing with OpenSSL, yet ``asyncio`` imports
+    ``ssl`` and ``hashlib`` prefers OpenSSL's ``_hashlib``: together 4.7 MiB of RSS
+    (``libcrypto``, ``libssl``, their Python modules; ``benchmarks/memory.py``, issue 11 §2).
+    Marking both unimportable before the app imports ``asyncio`` leaves them out: ``asyncio``
+    then has no TLS (documented: ``ssl`` may be missing) and ``hashlib`` uses Python's own
+    BLAKE2 and SHA-2. Only for ``serve``, and only if neither is imported yet."""
+    for name in ("ssl", "_hashlib"):
+        if name in sys.modules:
+            return
+    sys.modules["ssl"] = None  # type: ignore[assignment]
+    sys.modules["_hashlib"] = None  # type: ignore[assignment]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``elicit-tray`` console script; returns the exit code."""
     args = _parser().parse_args(argv)
@@ -235,6 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     socket_path = default_socket_path(args.socket)
     command = args.command or "serve"
     if command == "serve":
+        _leave_out_openssl()
         from .app import serve
 
         return serve(
@@ -310,6 +324,8 @@ def _ask(args: argparse.Namespace, socket_path: Path) -> int:
     if args.server_name:
         meta = params.setdefault("_meta", {})
         meta.setdefault("elicit-tray/requester", {})["serverName"] = args.server_name
+    import asyncio
+
     try:
         result = asyncio.run(
             request("elicitation/create", params, socket_path=socket_path, autostart=not args.no_start)
