@@ -247,13 +247,22 @@ class ElicitationDialog(QDialog):
         """Whether buttons and fields take the user's input now (:class:`~.arming.Arming`)."""
         return self.arming.is_armed
 
+    def prepare(self) -> None:
+        """Polish, colour and size the dialog for its first show (once; its first show does it
+        otherwise). The presenter calls it with the rest of the build, while the input gate is
+        paused: polishing sends an event to every widget. Sized before ``show()``, the window is
+        also spared Qt's own ``adjustSize()`` of it there, which :meth:`~.sizing.Sizing.fit`
+        would override anyway."""
+        if not self._fitted:
+            self._fitted = True
+            self.ensurePolished()
+            self.apply_style()
+            self.sizing.fit()
+
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self.setAttribute(Qt.WidgetAttribute.WA_KeyboardFocusChange, True)  # see _focus_changed
-        if not self._fitted:
-            self._fitted = True
-            self.apply_style()
-            self.sizing.fit()
+        self.prepare()
 
     def apply_style(self) -> None:
         """(Re)colour errors and warnings for the current palette and contrast preference."""

@@ -158,13 +158,16 @@ class Presenter(QObject):
         """The dialog for ``request`` (not shown yet), showing its strings through
         :func:`~elicit_tray.display.for_display`."""
         request = for_display(request)
-        if isinstance(request, UrlRequest):
-            from .url_dialog import UrlDialog  # with the URL analysis: loaded on the first URL request
+        with InputGate.paused():  # no input is delivered while widgets are constructed
+            dialog: ElicitationDialog
+            if isinstance(request, UrlRequest):
+                from .url_dialog import UrlDialog  # with the URL analysis: loaded on the first URL request
 
-            with InputGate.paused():  # nothing is delivered while widgets are constructed
-                return UrlDialog(request, self.opener, arm_delay_ms=self.arm_delay_ms)
-        with InputGate.paused():
-            return FormDialog(request, widgets=self.widgets, arm_delay_ms=self.arm_delay_ms)
+                dialog = UrlDialog(request, self.opener, arm_delay_ms=self.arm_delay_ms)
+            else:
+                dialog = FormDialog(request, widgets=self.widgets, arm_delay_ms=self.arm_delay_ms)
+            dialog.prepare()
+        return dialog
 
     async def ask(self, request: ElicitationRequest) -> Outcome:
         """Show the dialog for ``request`` (at once, or when its turn comes: module docstring)
