@@ -813,6 +813,10 @@
 <context>
     <name>Validation</name>
     <message>
+        <source>{typed} is not possible there, so the picker shows {shown} instead. Type it again.</source>
+        <translation>{typed} ist dort nicht möglich, daher zeigt die Auswahl stattdessen {shown}. Bitte erneut eingeben.</translation>
+    </message>
+    <message>
         <source>Enter a whole number.</source>
         <extracomment>Longest time (seconds) one ``pattern`` match may take before it is treated as a mismatch. RFC 3339 ``date-time`` (section 5.6; "T" and "Z" in either case, as its note allows). Matched against words (camelCase and snake_case split, lower case), so "footprint" is not "otp". RFC 5321 section 4.1.2 ``Mailbox`` pieces (JSON Schema ``email``); ``idn-email`` (RFC 6531) adds any non-ASCII character to ``atext`` and ``qtext``.</extracomment>
         <translation>Geben Sie eine ganze Zahl ein.</translation>

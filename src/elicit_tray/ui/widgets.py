@@ -19,7 +19,7 @@ import datetime as _dt
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from PySide6.QtCore import QDate, QDateTime, QEvent, QObject, Qt, QTime, QTimeZone, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QButtonGroup,
@@ -406,9 +406,25 @@ class _TabLeaves(_DatePicker):
       section; Left/Right still move between sections.
     - Typing ``2027-03-04`` gives 2027-03-04: Qt moves on by itself when a section is full,
       so a separator typed right after that is swallowed instead of skipping a section.
+    - A number the calendar cannot take where it was typed (day 29 of February 2026, month 13,
+      hour 25) is never quietly replaced: Qt shows the nearest value it can (2026-02-28), so the
+      picker remembers what was typed (:attr:`refused`) and the field reports it as an error
+      until the user types a value that stands or picks one (issue 12 §1: never an answer the
+      user did not give).
     """
 
     _advanced = False
+    _typed = ""  # the digits typed into the section being typed, in order
+    _typed_section = -1
+    _early: tuple[int, str, str] | None = None  # (section, typed, shown) Qt left after one digit
+    #: ``(typed, shown)`` when the picker showed another number than the one typed, else None.
+    refused: tuple[str, str] | None = None
+    _refused_section = -1
+
+    def forget_refusal(self) -> None:
+        """The user picked a value without typing it (calendar, arrows, wheel, Clear): it stands."""
+        self.refused, self._refused_section = None, -1
+        self._typed, self._typed_section, self._early = "", -1, None
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) and not (
@@ -421,13 +437,53 @@ class _TabLeaves(_DatePicker):
             super().keyPressEvent(event)
             return
         text = event.text()
+        digit = len(text) == 1 and text.isdigit()
+        if not digit:
+            self._typed, self._typed_section, self._early = "", -1, None
+        if event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown):
+            self.forget_refusal()  # stepping picks a value the picker can show
         if self._advanced and text and not text.isdigit() and not text.isalpha():
             self._advanced = False  # the separator after a section Qt already left
             event.accept()
             return
         before = self.currentSectionIndex()
+        section = self.currentSection()
         super().keyPressEvent(event)
         self._advanced = text.isdigit() and self.currentSectionIndex() != before
+        if digit:
+            self._after_digit(before, section, text)
+
+    def _after_digit(self, index: int, section: QDateTimeEdit.Section, digit: str) -> None:
+        early, self._early = self._early, None
+        if early is not None:  # Qt left a section after one digit and another digit came at once
+            self._refuse(early[0], early[1] + digit, early[2])
+        if index != self._typed_section:
+            self._typed, self._typed_section = "", index
+        self._typed += digit
+        shown = self.sectionText(section)
+        if not shown.isdigit() or int(shown) != int(self._typed):
+            self._refuse(index, self._typed, shown)
+        elif early is None and self._refused_section == index:
+            self.refused, self._refused_section = None, -1  # typed again, and this time it stands
+        width = 4 if section == QDateTimeEdit.Section.YearSection else 2  # yyyy, else MM dd HH mm ss
+        if self.currentSectionIndex() != index:  # Qt left the section: the next digit starts the next
+            if len(self._typed) < width:
+                self._early = (index, self._typed, shown)
+            self._typed = ""
+        elif len(self._typed) >= width:  # full where Qt stays (the last section): start again
+            self._typed = ""
+
+    def _refuse(self, index: int, typed: str, shown: str) -> None:
+        if self.refused is None or self._refused_section == index:  # the first one is reported
+            self.refused, self._refused_section = (typed, shown), index
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.forget_refusal()  # the popup calendar or the arrows: a value picked by pointing
+        super().mousePressEvent(event)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        self.forget_refusal()
+        super().wheelEvent(event)
 
 
 class _DateEdit(_TabLeaves, QDateEdit):
@@ -441,7 +497,7 @@ class _DateTimeEdit(_TabLeaves, QDateTimeEdit):
 class _DatePart(FieldWidget):
     """Shared by date and date-time: a picker whose minimum is the "not set" sentinel."""
 
-    editor_class: type[QDateEdit] | type[QDateTimeEdit] = _DateTimeEdit
+    editor_class: type[_DateEdit] | type[_DateTimeEdit] = _DateTimeEdit
 
     def __init__(self, spec: FieldSpec):
         super().__init__(spec)
@@ -465,6 +521,7 @@ class _DatePart(FieldWidget):
             clear.setText(translate("Widgets", "Clear"))
             clear.setAccessibleName(translate("Widgets", "Clear {field}").format(field=spec.title))
             clear.clicked.connect(self._clear)
+            clear.clicked.connect(edit.forget_refusal)
             row.addWidget(clear)
             self.clear_button = clear
         self.widget = box
@@ -491,6 +548,16 @@ class _DatePart(FieldWidget):
     def is_empty(self) -> bool:
         return self.edit.date() == _NO_DATE
 
+    def refusal(self) -> str | None:
+        """The error for a number typed that the picker could not take (see :class:`_TabLeaves`)."""
+        refused = self.edit.refused
+        if refused is None:
+            return None
+        typed, shown = refused
+        return translate(
+            "Validation", "{typed} is not possible there, so the picker shows {shown} instead. Type it again."
+        ).format(typed=typed, shown=shown or "…")
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Jump from "Not set" to now when the user starts to edit (a key, a click on the popup
         arrow), instead of stepping from the sentinel date. Tab, Shift+Tab and Escape pass through."""
@@ -503,6 +570,7 @@ class _DatePart(FieldWidget):
                 and not event.modifiers() & (Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier)
             )
             if starts:
+                self.edit.forget_refusal()
                 self.edit.setDateTime(self._start())
                 first = self.edit.sectionAt(0)  # typing then writes the year, "-" moves on
                 self.edit.setCurrentSection(first)
@@ -520,6 +588,8 @@ class DateField(_DatePart):
         self.edit.setDisplayFormat("yyyy-MM-dd")
 
     def value(self) -> tuple[Any, str | None]:
+        if refused := self.refusal():
+            return None, refused
         return (None if self.is_empty() else self.edit.date().toString("yyyy-MM-dd")), None
 
     def set_value(self, value: Any) -> None:
@@ -631,6 +701,8 @@ class DateTimeField(_DatePart):
         self.offset_label.setVisible(bool(text))
 
     def value(self) -> tuple[Any, str | None]:
+        if refused := self.refusal():
+            return None, refused
         if self.is_empty():
             return None, None
         if self._untouched is not None and self.edit.dateTime() == self._untouched[0]:

@@ -1,0 +1,117 @@
+"""A number typed into a date picker that the calendar cannot take there is refused with a
+message, never replaced by another date: Qt's pickers quietly show 2026-02-28 for 2026-02-29,
+and a digit typed after a section Qt left on its own lands in the next one. Exact JSON compared."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QDate, Qt
+from PySide6.QtTest import QTest
+
+from tests.ui.harness import Tray
+
+
+def _form(fmt):
+    return {
+        "message": "When?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"when": {"type": "string", "format": fmt, "title": "When"}},
+            "required": ["when"],
+        },
+    }
+
+
+def _type(edit, text, section=0):
+    """Type ``text`` as a user does, from ``section`` (the first digit leaves "Not set")."""
+    edit.setFocus()
+    QTest.keyClick(edit, Qt.Key.Key_Right)  # any key leaves "Not set" for now
+    edit.setCurrentSection(edit.sectionAt(section))
+    edit.setSelectedSection(edit.sectionAt(section))
+    QTest.keyClick(edit, Qt.Key.Key_Left)  # a non-digit key: typing starts afresh here
+    edit.setCurrentSection(edit.sectionAt(section))
+    edit.setSelectedSection(edit.sectionAt(section))
+    QTest.keyClicks(edit, text)
+
+
+def _accepted(when):
+    return {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {"when": when}}}
+
+
+def _submit(tray, channel, dialog):
+    from elicit_tray.ui.scripted import perform
+
+    perform(dialog, [{"do": "submit"}])
+    tray.settle()
+    return channel
+
+
+@pytest.mark.parametrize(
+    ("fmt", "typed", "refused"),
+    [
+        ("date", "2026-02-29", "29"),
+        ("date", "2025-04-31", "31"),
+        ("date", "2026-13-01", "13"),
+        ("date", "2026-02-30", "30"),  # Qt leaves the day after "3" (no day 3x in February)
+        ("date-time", "2026-03-04 25:00:00", "25"),
+        ("date-time", "2026-02-30 10:00:00", "30"),
+    ],
+)
+def test_an_impossible_date_typed_is_refused_not_changed(aio, fmt, typed, refused):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(_form(fmt), [])
+    tray.arm(dialog)
+    edit = dialog.rows["when"].adapter.edit
+    _type(edit, typed)
+    _submit(tray, channel, dialog)
+    assert channel.sent == []  # nothing was answered
+    assert dialog.isVisible()
+    error = dialog.rows["when"].current()[1]
+    assert error is not None and error.startswith(f"{refused} is not possible there")
+
+
+def test_the_day_typed_again_stands_and_is_sent(aio):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(_form("date"), [])
+    tray.arm(dialog)
+    edit = dialog.rows["when"].adapter.edit
+    _type(edit, "2026-02-29")
+    assert dialog.rows["when"].current()[1] is not None
+    edit.setCurrentSection(edit.sectionAt(2))
+    edit.setSelectedSection(edit.sectionAt(2))
+    QTest.keyClicks(edit, "27")
+    _submit(tray, channel, dialog)
+    assert tray.reply(channel) == _accepted("2026-02-27")
+
+
+def test_typing_on_in_another_section_keeps_the_refusal(aio):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(_form("date-time"), [])
+    tray.arm(dialog)
+    edit = dialog.rows["when"].adapter.edit
+    _type(edit, "2026-02-29 10:30:00")  # day refused, then hour, minute, second typed fine
+    assert dialog.rows["when"].current()[1].startswith("29 is not possible there")
+
+
+@pytest.mark.parametrize(
+    ("fmt", "typed", "sent"), [("date", "2028-02-29", "2028-02-29"), ("date", "2026-12-31", "2026-12-31")]
+)
+def test_a_possible_date_typed_is_sent_exactly(aio, fmt, typed, sent):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(_form(fmt), [])
+    tray.arm(dialog)
+    _type(dialog.rows["when"].adapter.edit, typed)
+    _submit(tray, channel, dialog)
+    assert tray.reply(channel) == _accepted(sent)
+
+
+def test_a_date_picked_after_a_refusal_stands(aio):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(_form("date"), [])
+    tray.arm(dialog)
+    edit = dialog.rows["when"].adapter.edit
+    _type(edit, "2026-02-29")
+    QTest.mouseClick(edit, Qt.MouseButton.LeftButton)  # the popup arrow / the picker by pointing
+    edit.setDate(QDate(2026, 3, 1))  # what the calendar popup sets
+    _submit(tray, channel, dialog)
+    assert tray.reply(channel) == _accepted("2026-03-01")
