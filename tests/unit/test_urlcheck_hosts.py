@@ -168,3 +168,31 @@ def test_underscores_and_inner_hyphens_are_accepted():
 def test_invalid_host_is_a_refusal_told_in_the_already_translated_words_of_unparseable():
     assert REASONS["invalid_host"] == REASONS["unparseable"]
     assert list(REASONS).index("invalid_host") < list(REASONS).index("insecure_scheme")
+
+
+# --- a well-known domain spelled with look-alike characters, followed by more labels ---------
+@pytest.mark.parametrize(
+    "url, host, registrable",
+    [
+        ("https://accounts.goog1e.com.evil.example/", "accounts.goog1e.com.evil.example", "evil.example"),
+        ("https://g00gle.com.evil.net/", "g00gle.com.evil.net", "evil.net"),
+        ("https://rnicrosoft.com.login.example/", "rnicrosoft.com.login.example", "login.example"),
+        ("https://paypa1.com.click/", "paypa1.com.click", "com.click"),  # across the boundary
+        ("https://GOOG1E.COM.evil.net/", "goog1e.com.evil.net", "evil.net"),
+    ],
+)
+def test_a_look_alike_spelling_of_a_well_known_domain_followed_by_more_labels_is_a_lookalike(url, host, registrable):
+    assert _summary(url) == ("warn", (EMBED,), host, registrable)
+
+
+@pytest.mark.parametrize(
+    "url, host, registrable",
+    [
+        ("https://goog1e.com/", "goog1e.com", "goog1e.com"),  # no more labels: not an embedding
+        ("https://www.goog1e.com/", "www.goog1e.com", "goog1e.com"),
+        ("https://googie.com.example.net/", "googie.com.example.net", "example.net"),  # i is not l
+        ("https://mail.google.com/", "mail.google.com", "google.com"),
+    ],
+)
+def test_what_only_resembles_or_is_its_own_domain_is_not_an_embedding(url, host, registrable):
+    assert _summary(url) == ("ok", (), host, registrable)

@@ -102,6 +102,33 @@ def host_reasons(raw_host: str, ascii_host: str, reasons: list[str], hosts: dict
     return loopback
 
 
+#: UTS 39 confusables among the characters of an ASCII host name (confusables.txt: ``0`` -> O,
+#: ``1`` -> l, ``rn`` -> m, ``vv`` -> w, ``cl`` -> d), applied to both sides before comparing.
+_ASCII_CONFUSABLES = (("rn", "m"), ("vv", "w"), ("cl", "d"))
+_ASCII_DIGITS = str.maketrans({"0": "o", "1": "l"})
+
+
+def ascii_skeleton(domain: str) -> str:
+    """The UTS 39 skeleton of an ASCII domain, restricted to what a host name can hold:
+    ``goog1e.com`` and ``google.com`` share ``google.com``, ``rnicrosoft.com`` and
+    ``microsoft.com`` share ``microsoft.com``."""
+    skeleton = domain.lower().translate(_ASCII_DIGITS)
+    for many, one in _ASCII_CONFUSABLES:
+        skeleton = skeleton.replace(many, one)
+    return skeleton
+
+
+_TOP_SKELETONS: frozenset[str] | None = None
+
+
+def _imitates_top_domain(domain: str) -> bool:
+    """Whether ``domain`` has the ASCII skeleton of a listed well-known domain."""
+    global _TOP_SKELETONS
+    if _TOP_SKELETONS is None:
+        _TOP_SKELETONS = frozenset(ascii_skeleton(d) for d in TOP_DOMAINS)
+    return ascii_skeleton(domain) in _TOP_SKELETONS
+
+
 def embeds_top_domain(labels: list[str], registrable: str | None) -> bool:
     """Whether a listed well-known domain appears in the host followed by more labels, outside
     of its owner's reach: a look-alike (``subdomain_embeds_domain``).
@@ -114,7 +141,9 @@ def embeds_top_domain(labels: list[str], registrable: str | None) -> bool:
     ``google.com.de`` whose ``com.de`` is a privately run suffix).  Starting exactly at the
     ICANN registrable domain it is the brand under a country's suffix (``google.com.au``,
     ``amazon.co.uk``): not a look-alike.  ``D`` equal to the host's own registrable domain
-    (``google.com.google.com``) is not one either.  Notes section 2.2 (target embedding).
+    (``google.com.google.com``) is not one either.  A domain spelled with look-alike characters
+    (``goog1e.com.evil.example``, ``rnicrosoft.com.evil.example``: :func:`ascii_skeleton`) counts
+    as the domain it imitates.  Notes section 2.2 (target embedding).
     """
     icann = icann_psl().privatesuffix(".".join(labels))
     icann_start = len(labels) - (icann.count(".") + 1) if icann else 0
@@ -123,6 +152,6 @@ def embeds_top_domain(labels: list[str], registrable: str | None) -> bool:
             if i + k >= len(labels):
                 break
             domain = ".".join(labels[i : i + k])
-            if domain in TOP_DOMAINS and domain != registrable:
+            if domain != registrable and (domain in TOP_DOMAINS or _imitates_top_domain(domain)):
                 return True
     return False
