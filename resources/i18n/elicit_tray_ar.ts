@@ -813,6 +813,10 @@
 <context>
     <name>Validation</name>
     <message>
+        <source>The server suggested a value that does not fit here; it was left out.</source>
+        <translation>اقترح الخادم قيمة لا تناسب هذا الحقل، فتم تركها.</translation>
+    </message>
+    <message>
         <source>{typed} is not possible there, so the picker shows {shown} instead. Type it again.</source>
         <translation>{typed} غير ممكن هناك، لذلك يعرض المنتقي {shown} بدلاً منه. اكتبه مرة أخرى.</translation>
     </message>

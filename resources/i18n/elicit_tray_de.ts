@@ -813,6 +813,10 @@
 <context>
     <name>Validation</name>
     <message>
+        <source>The server suggested a value that does not fit here; it was left out.</source>
+        <translation>Der Server hat einen Wert vorgeschlagen, der hier nicht passt; er wurde weggelassen.</translation>
+    </message>
+    <message>
         <source>{typed} is not possible there, so the picker shows {shown} instead. Type it again.</source>
         <translation>{typed} ist dort nicht möglich, daher zeigt die Auswahl stattdessen {shown}. Bitte erneut eingeben.</translation>
     </message>

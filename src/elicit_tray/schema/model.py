@@ -56,6 +56,8 @@ class FieldSpec:
         options: the choices of a select, in schema order.
         min_items / max_items: selection count bounds of a multi-select.
         default: the validated default in content form (``None`` when absent or ignored).
+        default_ignored: the schema gave a default that does not satisfy its own field; it is
+            left out (never shown) and the field's description says so.
     """
 
     name: str
@@ -73,6 +75,7 @@ class FieldSpec:
     min_items: int | None = None
     max_items: int | None = None
     default: Any = None
+    default_ignored: bool = False
 
     @property
     def effective_min_items(self) -> int:

@@ -353,7 +353,8 @@ def _ptr_join(base: str, *parts: str) -> str:
 
 
 def _with_default(spec: FieldSpec, prop: dict[str, Any], path: str) -> FieldSpec:
-    """Attach ``default`` if it satisfies its own field; otherwise log and ignore it."""
+    """Attach ``default`` if it satisfies its own field; otherwise log it and mark the field
+    (``default_ignored``: the dialog says a suggested value was left out)."""
     if "default" not in prop:
         return spec
     from dataclasses import replace
@@ -364,7 +365,7 @@ def _with_default(spec: FieldSpec, prop: dict[str, Any], path: str) -> FieldSpec
     problem = _default_type_problem(spec, default) or check_value(replace(spec, required=False), default)
     if problem:
         log.warning("ignoring the default of %s: %r (%s)", path, default, problem)
-        return spec
+        return replace(spec, default_ignored=True)
     if spec.kind is FieldKind.MULTI_SELECT:  # content order is option order
         default = [o.value for o in spec.options if o.value in default]
     return replace(spec, default=default)

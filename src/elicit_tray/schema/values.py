@@ -433,6 +433,12 @@ def describe_constraints(spec: FieldSpec) -> str:
             parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Choose at least {count}."), count=lo_i))
         elif hi_i is not None:
             parts.append(Message(QT_TRANSLATE_NOOP("Validation", "Choose at most {count}."), count=hi_i))
+    if spec.default_ignored:
+        parts.append(
+            Message(
+                QT_TRANSLATE_NOOP("Validation", "The server suggested a value that does not fit here; it was left out.")
+            )
+        )
     return Sentences(parts)
 
 
