@@ -80,9 +80,13 @@ class ElicitationDialog(QDialog):
     #: nothing calls that method on a dialog, and tests/ and the sizing read the box by this name.
     scroll: QScrollArea  # type: ignore[assignment]
 
-    def __init__(self, request: ElicitationRequest, *, arm_delay_ms: int = ARM_DELAY_MS):
+    #: The request shown (set once, by :meth:`_show_request`; a frame has none yet).
+    request: ElicitationRequest
+
+    def __init__(self, request: ElicitationRequest | None, *, arm_delay_ms: int = ARM_DELAY_MS):
+        """The dialog for ``request``; with ``None``, only its frame (everything that does not
+        depend on a request), which a subclass then gives its one request (``take``)."""
         super().__init__(None)
-        self.request = request
         self.outcome: Outcome | None = None
         self.expired = False
         self.arming = Arming(self, arm_delay_ms)
@@ -94,7 +98,6 @@ class ElicitationDialog(QDialog):
         self.setWindowFlag(Qt.WindowType.WindowStaysOnTopHint, True)
         #: Shown without the focus because the user was typing; it waits to be chosen.
         self.waits_to_be_chosen = False
-        self.setWindowTitle(translate("Dialog", "{summary} — elicit-tray").format(summary=summary(request)))
         self.setObjectName("elicitation-dialog")
         self.setMinimumWidth(320)
 
@@ -107,7 +110,7 @@ class ElicitationDialog(QDialog):
         self.header = QWidget()
         header = QVBoxLayout(self.header)
         header.setContentsMargins(0, 0, 0, 0)
-        header.addWidget(self._identity())
+        self._header_layout = header  # who asks goes on top of the line (_show_request)
         line = QFrame()
         line.setFrameShape(QFrame.Shape.HLine)
         line.setFrameShadow(QFrame.Shadow.Sunken)
@@ -122,7 +125,7 @@ class ElicitationDialog(QDialog):
         self.scroll = capped_box(content, "scroll")
         window.addWidget(self.scroll, 1)
         application().focusChanged.connect(self._focus_changed)
-        self.message_label = plain_label(request.message or "", bold=True)
+        self.message_label = plain_label("", bold=True)
         self.message_label.setObjectName("message")
         self.message_label.setAccessibleDescription(translate("Dialog", "Message from the server"))
         self.message_scroll = capped_box(self.message_label, "message-scroll")
@@ -169,6 +172,18 @@ class ElicitationDialog(QDialog):
         self.error_labels: dict[str, QLabel] = {}
         #: The user-set timeout, once :meth:`start_timeout` ran.
         self.countdown: Countdown | None = None
+        if request is not None:
+            ElicitationDialog._show_request(self, request)
+
+    def _show_request(self, request: ElicitationRequest) -> None:
+        """Fill the frame with ``request``: the window title, who asks and the message. Once
+        only: a dialog shows one request in its life, never another."""
+        if hasattr(self, "request"):
+            raise RuntimeError("this dialog already shows a request")
+        self.request = request
+        self.setWindowTitle(translate("Dialog", "{summary} — elicit-tray").format(summary=summary(request)))
+        self._header_layout.insertWidget(0, self._identity())
+        self.message_label.setText(request.message or "")
 
     # -- layout pieces ------------------------------------------------------------------------
     def _identity(self) -> QWidget:
@@ -253,6 +268,8 @@ class ElicitationDialog(QDialog):
         paused: polishing sends an event to every widget. Sized before ``show()``, the window is
         also spared Qt's own ``adjustSize()`` of it there, which :meth:`~.sizing.Sizing.fit`
         would override anyway."""
+        if not hasattr(self, "request"):
+            raise RuntimeError("a dialog frame without a request is never shown")
         if not self._fitted:
             self._fitted = True
             self.ensurePolished()
@@ -339,7 +356,7 @@ class ElicitationDialog(QDialog):
 
     def finish(self, outcome: Outcome, *, close: bool = True) -> None:
         """Record the single outcome of this dialog, emit ``answered``, and close."""
-        if self.outcome is not None or self.expired:
+        if self.outcome is not None or self.expired or not hasattr(self, "request"):  # a frame answers nothing
             return
         self.stop_timeout()
         self.outcome = outcome

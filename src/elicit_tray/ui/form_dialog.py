@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFormLayout, QWidget
 
 from ..elicitation import Accepted, FormRequest
-from ..schema import FieldSpec, build_content, looks_secret, validate_content
+from ..schema import FieldSpec, FormSpec, build_content, looks_secret, validate_content
 from .arming import ARM_DELAY_MS
 from .base import ElicitationDialog
 from .form_row import FormRow, spoken
@@ -43,12 +43,26 @@ class FormDialog(ElicitationDialog):
     ``rows`` (property name -> row) is public for tests and the scripted user.
     """
 
-    def __init__(self, request: FormRequest, *, widgets: WidgetRegistry = registry, arm_delay_ms: int = ARM_DELAY_MS):
-        super().__init__(request, arm_delay_ms=arm_delay_ms)
-        self.spec = request.form
+    spec: FormSpec
+
+    def __init__(
+        self, request: FormRequest | None, *, widgets: WidgetRegistry = registry, arm_delay_ms: int = ARM_DELAY_MS
+    ):
+        """The dialog for ``request``; with ``None`` only its frame, kept hidden until
+        :meth:`take` gives it its request (the presenter keeps one ready)."""
+        super().__init__(None, arm_delay_ms=arm_delay_ms)
+        self.widgets = widgets
         self.rows: dict[str, FormRow] = {}
         self._invalid: list[FormRow] = []
         self.accept_button = self.add_commit_button(translate("FormDialog", "&Accept"), "accept")
+        if request is not None:
+            self.take(request)
+
+    def take(self, request: FormRequest) -> None:
+        """Show ``request`` in this frame: who asks, the message and the form. Once only
+        (a second request raises ``RuntimeError``): a frame serves one request in its life."""
+        self._show_request(request)
+        self.spec = request.form
 
         #: Property names of the fields the secret warning names (judged by name, title and kind).
         self.secret_fields = [f.name for f in self.spec.fields if looks_secret(f)]
@@ -86,7 +100,7 @@ class FormDialog(ElicitationDialog):
         mnemonics = assign_mnemonics([f.title for f in self.spec.fields], reserved=taken)
         # The rows a screen can show are built now; the rest right after the first paint, in
         # batches, long before Accept is armed (a 200-field form paints in half the time).
-        self._form, self._widgets = form, widgets
+        self._form = form
         self._later = list(zip(self.spec.fields, mnemonics, strict=True))
         self._building = False
         self.arming.ready = lambda: not self._later  # Accept arms only when every row exists
@@ -99,7 +113,7 @@ class FormDialog(ElicitationDialog):
 
     def _build_rows(self, count: int) -> None:
         for spec, label_text in self._later[:count]:
-            self.rows[spec.name] = self._add_row(self._form, spec, self._widgets, label_text)
+            self.rows[spec.name] = self._add_row(self._form, spec, self.widgets, label_text)
         del self._later[:count]
 
     def _build_later(self) -> None:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QPoint, QRect, Qt, QUrl, Signal
+from PySide6.QtCore import QObject, QPoint, QRect, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QApplication, QLabel
 from shiboken6 import isValid
@@ -141,6 +141,8 @@ class Presenter(QObject):
         self.widgets = widgets
         self.on_shown = on_shown
         self.dialogs: dict[str, ElicitationDialog] = {}
+        #: A form dialog's frame built ahead (:meth:`_make_spare`), or None.
+        self._spare: FormDialog | None = None
         #: request key -> URL dialog waiting for its completion notice (the dispatcher maps
         #: (connection, elicitationId) to the key, so only the asking connection completes it)
         self._waiting_urls: dict[str, UrlDialog] = {}
@@ -165,9 +167,40 @@ class Presenter(QObject):
 
                 dialog = UrlDialog(request, self.opener, arm_delay_ms=self.arm_delay_ms)
             else:
-                dialog = FormDialog(request, widgets=self.widgets, arm_delay_ms=self.arm_delay_ms)
+                form = self._take_spare()
+                if form is None:
+                    form = FormDialog(request, widgets=self.widgets, arm_delay_ms=self.arm_delay_ms)
+                else:
+                    form.take(request)
+                dialog = form
             dialog.prepare()
         return dialog
+
+    def _take_spare(self) -> FormDialog | None:
+        """The form frame kept ready (:meth:`_make_spare`), if it is still there and built
+        with the presenter's present settings; it is no longer the spare from now on."""
+        spare, self._spare = self._spare, None
+        if spare is None or not isValid(spare):
+            return None
+        if spare.widgets is not self.widgets or spare.arming.delay_ms != max(0, self.arm_delay_ms):
+            spare.deleteLater()  # the settings changed since it was built
+            return None
+        return spare
+
+    def _make_spare(self) -> None:
+        """Build the next form dialog's frame now, while nothing is on its way: the window,
+        who-asks header box, message box, scroll box and buttons, everything that does not
+        depend on a request (~2 ms of a 10-field form's ~8 ms build). It stays hidden and
+        empty until :meth:`build` gives it a request, and serves that one request only: a
+        frame is never shown before, nor used again after (:meth:`FormDialog.take
+        <.form_dialog.FormDialog.take>` refuses a second request). Made after a dialog ended,
+        so an idle app that never showed a dialog holds none."""
+        if self._spare is not None and isValid(self._spare):
+            return
+        with InputGate.paused():  # constructing widgets, as in build()
+            # No native window yet (no winId()): the platform reads WA_ShowWithoutActivating, set
+            # per request by _show(), only when it creates the window.
+            self._spare = FormDialog(None, widgets=self.widgets, arm_delay_ms=self.arm_delay_ms)
 
     async def ask(self, request: ElicitationRequest) -> Outcome:
         """Show the dialog for ``request`` (at once, or when its turn comes: module docstring)
@@ -264,6 +297,8 @@ class Presenter(QObject):
                     future.get_loop().call_soon(self._refresh)
 
             dialog.answered.connect(answered)
+            # The next form's frame is built once this request ends, off the way of its window.
+            dialog.ended.connect(lambda: QTimer.singleShot(0, self, self._make_spare))
             others = [d for d in self.dialogs.values() if isValid(d) and d.isVisible()]
             self.dialogs[request.key] = dialog
             # The user is typing (here or in another window): the dialog must not take the keys.
