@@ -7,13 +7,14 @@ from __future__ import annotations
 import time
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel, QLineEdit
 
 from elicit_tray.elicitation import Cancelled, parse_elicit_params
 from elicit_tray.ui.arming import InputGate
 from elicit_tray.ui.form_dialog import FormDialog
+from elicit_tray.ui.i18n import install_translations
 from tests import rpc
 from tests.ui.harness import Tray, shown_texts
 
@@ -128,3 +129,20 @@ def test_a_form_from_the_frame_still_appears_without_the_focus_while_the_user_ty
     dialog = tray.run(tray.shown.get())
     assert dialog is spare and dialog.waits_to_be_chosen
     assert dialog.windowHandle().property("_q_showWithoutActivating") is True
+
+
+def test_a_frame_built_before_the_language_changed_is_not_used(aio):
+    """Its buttons, tooltips and Alt+D shortcut were translated when it was built."""
+    tray = Tray(aio)
+    _answer_first(tray)
+    spare = tray.presenter._spare
+    assert spare is not None
+    try:
+        install_translations(QLocale("de_DE"))
+        tray.settle()  # the language change reaches every window
+        channel = tray.connect()
+        tray.send(channel, rpc.create(2, SECOND))
+        dialog = tray.run(tray.shown.get())
+        assert dialog is not spare and dialog.decline_button.text() == "&Ablehnen"
+    finally:
+        install_translations(QLocale("en_US"))

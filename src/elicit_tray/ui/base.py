@@ -93,6 +93,9 @@ class ElicitationDialog(QDialog):
         self.arming.changed.connect(self._arming_changed)
         self._enter_down = False  # Enter pressed while armed, not yet released
         self._fitted = False
+        #: Built before the language or layout direction changed (a frame's button texts,
+        #: tooltips and Alt+D shortcut were chosen then): the presenter does not use it.
+        self.outdated = False
         self.setWindowFlag(Qt.WindowType.WindowContextHelpButtonHint, False)
         # Above other windows until answered, so that it cannot hide behind the terminal.
         self.setWindowFlag(Qt.WindowType.WindowStaysOnTopHint, True)
@@ -294,6 +297,8 @@ class ElicitationDialog(QDialog):
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:  # the system palette or colour scheme changed
             self.apply_style()
+        elif event.type() in (QEvent.Type.LanguageChange, QEvent.Type.LayoutDirectionChange):
+            self.outdated = True
 
     def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
         """The focused control is always visibly marked (Qt draws the focus ring only after a

@@ -178,12 +178,13 @@ class Presenter(QObject):
 
     def _take_spare(self) -> FormDialog | None:
         """The form frame kept ready (:meth:`_make_spare`), if it is still there and built
-        with the presenter's present settings; it is no longer the spare from now on."""
+        with the presenter's present settings and language; it is no longer the spare from
+        now on."""
         spare, self._spare = self._spare, None
         if spare is None or not isValid(spare):
             return None
-        if spare.widgets is not self.widgets or spare.arming.delay_ms != max(0, self.arm_delay_ms):
-            spare.deleteLater()  # the settings changed since it was built
+        if spare.outdated or spare.widgets is not self.widgets or spare.arming.delay_ms != max(0, self.arm_delay_ms):
+            spare.deleteLater()  # the settings or the language changed since it was built
             return None
         return spare
 
