@@ -7,6 +7,7 @@ DESIGN.md "UI rules" and "Product policies" (Actions). Server text is always pla
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QFont, QKeyEvent, QKeySequence, QPalette, QShortcut, QShowEvent
@@ -171,8 +172,9 @@ class ElicitationDialog(QDialog):
         self.sizing = Sizing(
             self, header=self.header_scroll, message=self.message_scroll, scroll=self.scroll, buttons=self.buttons
         )
-        #: id (``field-<name>-error``) -> inline error label; filled by the dialogs that have fields.
-        self.error_labels: dict[str, QLabel] = {}
+        #: id (``field-<name>-error``) -> inline error label; filled by the dialogs that have
+        #: fields (the form dialog makes each label when first needed: :meth:`made_error_labels`).
+        self.error_labels: Mapping[str, QLabel] = {}
         #: The user-set timeout, once :meth:`start_timeout` ran.
         self.countdown: Countdown | None = None
         if request is not None:
@@ -289,9 +291,15 @@ class ElicitationDialog(QDialog):
         palette = self.palette()
         for label in self.findChildren(QLabel, "warning"):
             label.setStyleSheet(warning_css(palette))
-        for label in self.error_labels.values():
+        for label in self.made_error_labels():
             if not label.isHidden():
                 label.setStyleSheet(error_css(palette))  # hidden ones are styled when shown
+
+    def made_error_labels(self) -> list[QLabel]:
+        """The inline error labels that exist now (looking one up in :attr:`error_labels` may
+        make it)."""
+        made = getattr(self.error_labels, "made", None)
+        return made() if made is not None else list(self.error_labels.values())
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)

@@ -18,7 +18,7 @@ from ..elicitation import Accepted, FormRequest
 from ..schema import FieldSpec, FormSpec, build_content, looks_secret, validate_content
 from .arming import ARM_DELAY_MS
 from .base import ElicitationDialog
-from .form_row import FormRow, spoken
+from .form_row import ErrorLabels, FormRow, spoken
 from .i18n import translate, translated
 from .labels import announce, plain_label, warning_label
 from .registry import WidgetRegistry, registry
@@ -53,6 +53,7 @@ class FormDialog(ElicitationDialog):
         super().__init__(None, arm_delay_ms=arm_delay_ms)
         self.widgets = widgets
         self.rows: dict[str, FormRow] = {}
+        self.error_labels = ErrorLabels(self.rows)  # each made when its row first shows an error
         self._invalid: list[FormRow] = []
         self.accept_button = self.add_commit_button(translate("FormDialog", "&Accept"), "accept")
         if request is not None:
@@ -134,7 +135,6 @@ class FormDialog(ElicitationDialog):
         adapter = widgets.pick(spec, label_text)
         adapter.setParent(self)
         row = FormRow.add(form, adapter, label_text, long_titles=self._long_titles)
-        self.error_labels[row.error_id] = row.error
         adapter.changed.connect(self._validate)
         return row
 
@@ -172,8 +172,8 @@ class FormDialog(ElicitationDialog):
             if problem:
                 invalid.append(row)
             shown = translated(problem) if (problem and row.revealed) else ""
-            if row.error.text() != (("⚠ " + shown) if shown else ""):
-                row.error.setText(("⚠ " + shown) if shown else "")
+            if row.error_text != (("⚠ " + shown) if shown else ""):
+                row.error.setText(("⚠ " + shown) if shown else "")  # made here the first time
                 if shown and row.error.isHidden():
                     grew = True
                     row.error.setStyleSheet(error_css(self.palette()))  # styled when first shown
@@ -189,7 +189,7 @@ class FormDialog(ElicitationDialog):
                     widget.setAccessibleDescription(said)
         self._invalid = invalid
         self.refresh()
-        if not any(row.error.text() for row in invalid) and self.status_label.text() in self._correct_texts():
+        if not any(row.error_text for row in invalid) and self.status_label.text() in self._correct_texts():
             self.hide_status()  # "Please correct…" goes once nothing is highlighted any more
         if grew:
             self.grow_to_content()
@@ -214,7 +214,7 @@ class FormDialog(ElicitationDialog):
 
     def errors(self) -> dict[str, str]:
         """Property name -> visible error text (without the sign), for tests and screen readers."""
-        return {name: row.error.text().removeprefix("⚠ ") for name, row in self.rows.items() if row.error.text()}
+        return {name: row.error_text.removeprefix("⚠ ") for name, row in self.rows.items() if row.error_text}
 
     # -- submit -------------------------------------------------------------------------------
     def submit_by_keyboard(self) -> None:

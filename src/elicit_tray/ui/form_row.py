@@ -12,6 +12,7 @@ This module never knows a field's kind: the control comes from an adapter
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -26,7 +27,7 @@ from .labels import WrappingLabel, plain_label
 if TYPE_CHECKING:
     from .widgets import FieldWidget
 
-__all__ = ["FieldPart", "FormRow", "field_id", "sentences", "spoken"]
+__all__ = ["ErrorLabels", "FieldPart", "FormRow", "field_id", "sentences", "spoken"]
 
 #: The parts of a row that have an id of their own besides the control (``""``).
 FieldPart = Literal["", "label", "description", "error", "invisible", "offset"]
@@ -60,7 +61,9 @@ class FormRow:
     Attributes:
         adapter: the field's :class:`~elicit_tray.ui.widgets.FieldWidget`.
         label: the row label bound to the control (``None`` when the control labels itself).
-        error: the inline error label (id ``field-<name>-error``), hidden while there is none.
+        error: the inline error label (id ``field-<name>-error``), hidden while there is none;
+            made the first time it is asked for (:attr:`error`): most fields never show an error,
+            and a label per row was a tenth of a form's widgets (issue 11 §2).
         hint: the shown description and constraints (``-description``), or ``None``.
         description: description and constraints (required included) as screen readers get it.
         spoken: the accessible description now (:func:`spoken`).
@@ -68,11 +71,17 @@ class FormRow:
     """
 
     def __init__(
-        self, adapter: FieldWidget, label: QLabel | None, error: QLabel, description: str, hint: QLabel | None = None
+        self,
+        adapter: FieldWidget,
+        label: QLabel | None,
+        column: QVBoxLayout,
+        description: str,
+        hint: QLabel | None = None,
     ):
         self.adapter = adapter
         self.label = label
-        self.error = error
+        self._column = column  # the control's column: the error label goes last in it
+        self._error: QLabel | None = None
         self.hint = hint
         self.description = description
         self.spoken = description  # the accessible description now: description, notice, error
@@ -83,7 +92,8 @@ class FormRow:
     def add(cls, form: QFormLayout, adapter: FieldWidget, label_text: str, *, long_titles: bool) -> FormRow:
         """Lay out ``adapter``'s field as a new row of ``form``: the label (``label_text``, with
         its ``&`` mnemonic; ``*`` added for a required field) bound to the control, and under the
-        control the notice, the description and the (hidden) error. ``long_titles``: every label
+        control the notice and the description (the error label comes under them when first
+        needed: :attr:`error`). ``long_titles``: every label
         sits above its field and wraps. Sets the ids, accessible names and descriptions."""
         spec = adapter.spec
         description = sentences(spec.description, translated(describe_constraints(spec)))
@@ -104,10 +114,6 @@ class FormRow:
             hint.setObjectName(field_id(spec.name, "description"))
             hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
             column.addWidget(hint)
-        error = plain_label("")
-        error.setObjectName(field_id(spec.name, "error"))
-        error.hide()
-        column.addWidget(error)
         label: QLabel | None = None
         if adapter.labels_itself:  # a checkbox: its own text is the label, in the field column
             if long_titles:
@@ -141,7 +147,7 @@ class FormRow:
                 label.setMinimumWidth(label.fontMetrics().horizontalAdvance(label.text() + "  "))
                 form.addRow(label, cell)
         adapter.widget.setObjectName(field_id(spec.name))
-        row = cls(adapter, label, error, description, hint)
+        row = cls(adapter, label, column, description, hint)
         for named in adapter.controls if adapter.single_control else [adapter.widget]:
             named.setAccessibleName(spec.title)
         row.spoken = spoken(description, adapter.notice_text, "")
@@ -153,6 +159,28 @@ class FormRow:
     def spec(self) -> FieldSpec:
         """The field's :class:`~elicit_tray.schema.FieldSpec`."""
         return self.adapter.spec
+
+    @property
+    def error(self) -> QLabel:
+        """The inline error label (id ``field-<name>-error``), under the control, its
+        description and notice; hidden while there is no error. Made on first use."""
+        if self._error is None:
+            error = plain_label("")
+            error.setObjectName(self.error_id)
+            error.hide()
+            self._column.addWidget(error)
+            self._error = error
+        return self._error
+
+    @property
+    def has_error_label(self) -> bool:
+        """Whether :attr:`error` has been made (asking for it makes it)."""
+        return self._error is not None
+
+    @property
+    def error_text(self) -> str:
+        """The error label's text, ``""`` while it has none (without making the label)."""
+        return "" if self._error is None else self._error.text()
 
     @property
     def error_id(self) -> str:
@@ -170,3 +198,37 @@ class FormRow:
         layer's :func:`~elicit_tray.schema.check_value` message, else ``None``."""
         value, parse_error = self.adapter.value()
         return value, parse_error or check_value(self.spec, value)
+
+
+class ErrorLabels(Mapping[str, QLabel]):
+    """id (``field-<name>-error``) -> inline error label of each row of ``rows`` (property name
+    -> row, filled as rows are added): every row's id is a key; looking a label up makes it
+    (:attr:`FormRow.error`), :meth:`made` lists only those that exist."""
+
+    def __init__(self, rows: dict[str, FormRow]):
+        self._rows = rows
+
+    def _row(self, key: str) -> FormRow | None:
+        if not key.startswith("field-") or not key.endswith("-error"):
+            return None
+        row = self._rows.get(key[len("field-") : -len("-error")])
+        return row if row is not None and row.error_id == key else None
+
+    def __getitem__(self, key: str) -> QLabel:
+        row = self._row(key)
+        if row is None:
+            raise KeyError(key)
+        return row.error
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self._row(key) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return (row.error_id for row in self._rows.values())
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def made(self) -> list[QLabel]:
+        """The error labels made so far (none is made by this)."""
+        return [row.error for row in self._rows.values() if row.has_error_label]
