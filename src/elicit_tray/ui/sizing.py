@@ -117,7 +117,11 @@ class Sizing:
         self.fit_box(self.message, inner, 0.33)
         # A scroll area asks for ~70 px however little it holds: a short confirmation would get
         # an empty gap above its buttons. Never more than its content, never under 80 px else.
-        self.scroll.setMinimumHeight(min(80, content_height(box_content(self.scroll), inner)))
+        # Content at least 80 px high whatever the width (its minimum size, which the layout keeps
+        # cached) needs no measuring here: only needed_height() below measures it, once.
+        content = box_content(self.scroll)
+        floor = content.minimumSizeHint().height()
+        self.scroll.setMinimumHeight(80 if floor >= 80 else min(80, content_height(content, inner)))
         height = self.needed_height(width)
         # An explicit minimum height: otherwise Qt makes the minimum the height the wrapped
         # content needs at the *minimum* width, and the window stays taller than it needs.
