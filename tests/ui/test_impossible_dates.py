@@ -94,7 +94,14 @@ def test_typing_on_in_another_section_keeps_the_refusal(aio):
 
 
 @pytest.mark.parametrize(
-    ("fmt", "typed", "sent"), [("date", "2028-02-29", "2028-02-29"), ("date", "2026-12-31", "2026-12-31")]
+    ("fmt", "typed", "sent"),
+    [
+        ("date", "2028-02-29", "2028-02-29"),
+        ("date", "2026-12-31", "2026-12-31"),
+        ("date", "2026-2-5", "2026-02-05"),  # one digit each: Qt moves on, the separator is swallowed
+        ("date", "2026-02-05", "2026-02-05"),
+        ("date", "2026-10-01", "2026-10-01"),
+    ],
 )
 def test_a_possible_date_typed_is_sent_exactly(aio, fmt, typed, sent):
     tray = Tray(aio)
@@ -115,3 +122,35 @@ def test_a_date_picked_after_a_refusal_stands(aio):
     edit.setDate(QDate(2026, 3, 1))  # what the calendar popup sets
     _submit(tray, channel, dialog)
     assert tray.reply(channel) == _accepted("2026-03-01")
+
+
+@pytest.mark.parametrize(
+    ("typed", "corrected", "sent"),
+    [
+        ("2026-02-28", "7", "2026-02-27"),  # a slip corrected with Backspace: no refusal
+        ("2026-02-14", "5", "2026-02-15"),
+        ("2026-02-1", "9", "2026-02-09"),  # the section emptied, then one digit
+    ],
+)
+def test_a_digit_typed_after_backspace_continues_the_section(aio, typed, corrected, sent):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(_form("date"), [])
+    tray.arm(dialog)
+    edit = dialog.rows["when"].adapter.edit
+    _type(edit, typed)
+    QTest.keyClick(edit, Qt.Key.Key_Backspace)
+    QTest.keyClicks(edit, corrected)
+    assert dialog.rows["when"].current()[1] is None
+    _submit(tray, channel, dialog)
+    assert tray.reply(channel) == _accepted(sent)
+
+
+def test_an_impossible_day_typed_after_backspace_is_refused(aio):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(_form("date"), [])
+    tray.arm(dialog)
+    edit = dialog.rows["when"].adapter.edit
+    _type(edit, "2026-02-28")
+    QTest.keyClick(edit, Qt.Key.Key_Backspace)
+    QTest.keyClicks(edit, "9")
+    assert dialog.rows["when"].current()[1].startswith("29 is not possible there")

@@ -414,8 +414,6 @@ class _TabLeaves(_DatePicker):
     """
 
     _advanced = False
-    _typed = ""  # the digits typed into the section being typed, in order
-    _typed_section = -1
     _early: tuple[int, str, str] | None = None  # (section, typed, shown) Qt left after one digit
     #: ``(typed, shown)`` when the picker showed another number than the one typed, else None.
     refused: tuple[str, str] | None = None
@@ -423,8 +421,7 @@ class _TabLeaves(_DatePicker):
 
     def forget_refusal(self) -> None:
         """The user picked a value without typing it (calendar, arrows, wheel, Clear): it stands."""
-        self.refused, self._refused_section = None, -1
-        self._typed, self._typed_section, self._early = "", -1, None
+        self.refused, self._refused_section, self._early = None, -1, None
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) and not (
@@ -439,7 +436,7 @@ class _TabLeaves(_DatePicker):
         text = event.text()
         digit = len(text) == 1 and text.isdigit()
         if not digit:
-            self._typed, self._typed_section, self._early = "", -1, None
+            self._early = None
         if event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown):
             self.forget_refusal()  # stepping picks a value the picker can show
         if self._advanced and text and not text.isdigit() and not text.isalpha():
@@ -448,30 +445,29 @@ class _TabLeaves(_DatePicker):
             return
         before = self.currentSectionIndex()
         section = self.currentSection()
+        # What the digit joins: nothing when it replaces the whole section (selected, as when
+        # typing starts or Qt moved on), else the digits already there (after a Backspace).
+        held = self.sectionText(section)
+        # (Qt pads a one-digit entry it finished: "3" shows as "03", and a "0" after it means 30.)
+        prefix = "" if not held or self.lineEdit().selectedText() == held else held.lstrip("0")
         super().keyPressEvent(event)
         self._advanced = text.isdigit() and self.currentSectionIndex() != before
         if digit:
-            self._after_digit(before, section, text)
+            self._after_digit(before, section, prefix + text)
 
-    def _after_digit(self, index: int, section: QDateTimeEdit.Section, digit: str) -> None:
+    def _after_digit(self, index: int, section: QDateTimeEdit.Section, typed: str) -> None:
+        """``typed``: the section's digits as the user built them, ending in the digit just typed."""
         early, self._early = self._early, None
         if early is not None:  # Qt left a section after one digit and another digit came at once
-            self._refuse(early[0], early[1] + digit, early[2])
-        if index != self._typed_section:
-            self._typed, self._typed_section = "", index
-        self._typed += digit
+            self._refuse(early[0], early[1] + typed[-1], early[2])
         shown = self.sectionText(section)
-        if not shown.isdigit() or int(shown) != int(self._typed):
-            self._refuse(index, self._typed, shown)
+        if not shown.isdigit() or int(shown) != int(typed):
+            self._refuse(index, typed, shown)
         elif early is None and self._refused_section == index:
             self.refused, self._refused_section = None, -1  # typed again, and this time it stands
         width = 4 if section == QDateTimeEdit.Section.YearSection else 2  # yyyy, else MM dd HH mm ss
-        if self.currentSectionIndex() != index:  # Qt left the section: the next digit starts the next
-            if len(self._typed) < width:
-                self._early = (index, self._typed, shown)
-            self._typed = ""
-        elif len(self._typed) >= width:  # full where Qt stays (the last section): start again
-            self._typed = ""
+        if self.currentSectionIndex() != index and len(typed) < width:
+            self._early = (index, typed, shown)  # Qt moved on after fewer digits than the section holds
 
     def _refuse(self, index: int, typed: str, shown: str) -> None:
         if self.refused is None or self._refused_section == index:  # the first one is reported
