@@ -341,3 +341,28 @@ def test_a_countdown_still_sees_the_keys_the_gate_refuses_after_a_pause(aio):
     field = dialog.rows["name"].adapter.focus_target
     QTest.keyClick(field, Qt.Key.Key_A)
     assert field.text() == "" and not dialog.countdown.is_running
+
+
+def test_every_gated_event_class_takes_the_full_check(qapp):
+    # The gate lets events of other classes leave before event.type(): every kind it gates must
+    # arrive as an input (or input-method) event, or as a plain QEvent.
+    from PySide6.QtCore import QPointF, QRect
+    from PySide6.QtGui import QInputMethodEvent, QMouseEvent, QPaintEvent
+
+    from elicit_tray.ui.arming import _INPUT_CLASSES, _WATCHED
+
+    point = QPointF(1, 1)
+    mouse = Qt.MouseButton.LeftButton
+    events = {
+        QEvent.Type.KeyPress: QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier),
+        QEvent.Type.KeyRelease: QKeyEvent(QEvent.Type.KeyRelease, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier),
+        QEvent.Type.ShortcutOverride: QKeyEvent(
+            QEvent.Type.ShortcutOverride, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier
+        ),
+        QEvent.Type.InputMethod: QInputMethodEvent(),
+    }
+    for kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick):
+        events[kind] = QMouseEvent(kind, point, point, mouse, mouse, Qt.KeyboardModifier.NoModifier)
+    assert set(events) == set(_WATCHED)
+    assert [kind for kind, event in events.items() if not isinstance(event, _INPUT_CLASSES)] == []
+    assert not isinstance(QPaintEvent(QRect(0, 0, 1, 1)), _INPUT_CLASSES)
