@@ -101,6 +101,9 @@ def test_typing_on_in_another_section_keeps_the_refusal(aio):
         ("date", "2026-2-5", "2026-02-05"),  # one digit each: Qt moves on, the separator is swallowed
         ("date", "2026-02-05", "2026-02-05"),
         ("date", "2026-10-01", "2026-10-01"),
+        ("date", "20260315", "2026-03-15"),  # no separators: a typed leading zero is a digit too
+        ("date", "20260228", "2026-02-28"),
+        ("date", "2026/02/28", "2026-02-28"),
     ],
 )
 def test_a_possible_date_typed_is_sent_exactly(aio, fmt, typed, sent):
@@ -154,3 +157,57 @@ def test_an_impossible_day_typed_after_backspace_is_refused(aio):
     QTest.keyClick(edit, Qt.Key.Key_Backspace)
     QTest.keyClicks(edit, "9")
     assert dialog.rows["when"].current()[1].startswith("29 is not possible there")
+
+
+def _with_default(fmt, default):
+    params = _form(fmt)
+    params["requestedSchema"]["properties"]["when"]["default"] = default
+    return params
+
+
+def test_the_refusal_shows_at_once_and_accept_waits(aio):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(_form("date"), [])
+    tray.arm(dialog)
+    _type(dialog.rows["when"].adapter.edit, "2026-02-29")  # still in the field: nothing left yet
+    assert dialog.errors() == {"when": "29 is not possible there, so the picker shows 28 instead. Type it again."}
+    assert not dialog.accept_button.isEnabled()
+    assert channel.sent == []
+
+
+def test_a_date_time_without_seconds_answers_on_the_first_enter(aio):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(_form("date-time"), [])
+    tray.arm(dialog)
+    edit = dialog.rows["when"].adapter.edit
+    _type(edit, "2026-02-28 13:45")  # Qt moves on to the seconds after the minutes
+    QTest.keyClick(edit, Qt.Key.Key_Return)
+    QTest.keyRelease(edit, Qt.Key.Key_Return)
+    reply = tray.reply(channel)
+    assert reply["result"]["action"] == "accept"
+    assert reply["result"]["content"]["when"].startswith("2026-02-28T13:45:00")
+
+
+def test_digits_without_separators_in_a_date_time_are_taken_as_typed(aio):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(_form("date-time"), [])
+    tray.arm(dialog)
+    _type(dialog.rows["when"].adapter.edit, "20260228134500")
+    assert dialog.errors() == {}
+    _submit(tray, channel, dialog)
+    assert tray.reply(channel)["result"]["content"]["when"].startswith("2026-02-28T13:45:00")
+
+
+def test_digits_qt_does_not_take_over_a_whole_selection_are_refused(aio):
+    # With the whole text selected (Ctrl+A) Qt's picker takes no digit of a year at all: the
+    # field would send 2025 for a user who typed 2026.
+    tray = Tray(aio)
+    channel, dialog = tray.ask(_with_default("date", "2025-01-15"), [])
+    tray.arm(dialog)
+    edit = dialog.rows["when"].adapter.edit
+    edit.setFocus()
+    QTest.keyClick(edit, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClicks(edit, "2026-06-30")
+    assert dialog.errors() == {"when": "2026 is not possible there, so the picker shows 2025 instead. Type it again."}
+    _submit(tray, channel, dialog)
+    assert channel.sent == []

@@ -169,6 +169,8 @@ class FormDialog(ElicitationDialog):
         grew = False
         for row in self.rows.values():
             _value, problem = row.current()
+            if problem and not row.revealed and row.adapter.reveal_now():
+                row.revealed = True
             if problem:
                 invalid.append(row)
             shown = translated(problem) if (problem and row.revealed) else ""

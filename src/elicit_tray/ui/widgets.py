@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from PySide6.QtCore import QDate, QDateTime, QEvent, QObject, Qt, QTime, QTimeZone, Signal
+from PySide6.QtCore import QDate, QDateTime, QEvent, QObject, Qt, QTime, QTimeZone, Signal, SignalInstance
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -180,6 +180,11 @@ class FieldWidget(QObject):
     def value(self) -> tuple[Any, str | None]:
         """``(content value or None, parse error or None)``."""
         raise NotImplementedError
+
+    def reveal_now(self) -> bool:
+        """Whether the field's error must show at once, not only once the field is left (the
+        control changed what the user typed)."""
+        return False
 
     def set_value(self, value: Any) -> None:
         """Show ``value`` (content form)."""
@@ -414,14 +419,22 @@ class _TabLeaves(_DatePicker):
     """
 
     _advanced = False
-    _early: tuple[int, str, str] | None = None  # (section, typed, shown) Qt left after one digit
+    _early: tuple[int, str, str] | None = None  # (section, typed, shown) Qt left before it was full
     #: ``(typed, shown)`` when the picker showed another number than the one typed, else None.
     refused: tuple[str, str] | None = None
     _refused_section = -1
+    if TYPE_CHECKING:
+        refusal_changed: SignalInstance  # a Signal of the concrete pickers below
 
     def forget_refusal(self) -> None:
         """The user picked a value without typing it (calendar, arrows, wheel, Clear): it stands."""
-        self.refused, self._refused_section, self._early = None, -1, None
+        self._early = None
+        self._set_refused(None, -1)
+
+    def _set_refused(self, refused: tuple[str, str] | None, index: int) -> None:
+        if (refused, index) != (self.refused, self._refused_section):
+            self.refused, self._refused_section = refused, index
+            self.refusal_changed.emit()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) and not (
@@ -439,39 +452,61 @@ class _TabLeaves(_DatePicker):
             self._early = None
         if event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown):
             self.forget_refusal()  # stepping picks a value the picker can show
-        if self._advanced and text and not text.isdigit() and not text.isalpha():
-            self._advanced = False  # the separator after a section Qt already left
+        if self._advanced and text.isprintable() and text and not text.isdigit() and not text.isalpha():
+            self._advanced = False  # the separator after a section Qt already left (not Enter)
             event.accept()
             return
         before = self.currentSectionIndex()
         section = self.currentSection()
-        # What the digit joins: nothing when it replaces the whole section (selected, as when
-        # typing starts or Qt moved on), else the digits already there (after a Backspace).
-        held = self.sectionText(section)
-        # (Qt pads a one-digit entry it finished: "3" shows as "03", and a "0" after it means 30.)
-        prefix = "" if not held or self.lineEdit().selectedText() == held else held.lstrip("0")
+        typed = self._typed_into(before, text) if digit else ""
         super().keyPressEvent(event)
         self._advanced = text.isdigit() and self.currentSectionIndex() != before
         if digit:
-            self._after_digit(before, section, prefix + text)
+            self._after_digit(before, section, typed)
+
+    def _typed_into(self, index: int, digit: str) -> str:
+        """The text of section ``index`` as typing ``digit`` now makes it, by the cursor and the
+        selection: what the user means, before Qt judges it."""
+        line = self.lineEdit()
+        text, start, span = line.text(), 0, None
+        for i in range(index + 1):
+            part = self.sectionText(self.sectionAt(i))
+            found = text.find(part, start)
+            if found < 0:
+                return digit  # cannot place the section: as if the digit started it
+            span, start = (found, found + len(part)), found + len(part)
+        assert span is not None
+        first, end = span
+        held = text[first:end]
+        if line.hasSelectedText():
+            low = line.selectionStart()
+            high = low + len(line.selectedText())
+            if low <= end and high >= first:  # the selection reaches into the section: replaced
+                low, high = max(low, first), min(high, end)
+                return held[: low - first] + digit + held[high - first :]
+        at = min(max(line.cursorPosition(), first), end)
+        return held[: at - first] + digit + held[at - first :]
 
     def _after_digit(self, index: int, section: QDateTimeEdit.Section, typed: str) -> None:
-        """``typed``: the section's digits as the user built them, ending in the digit just typed."""
+        """``typed``: the section's text as the user made it, with the digit just typed."""
         early, self._early = self._early, None
-        if early is not None:  # Qt left a section after one digit and another digit came at once
+        if early is not None:  # Qt left a section before it was full and another digit came at once
             self._refuse(early[0], early[1] + typed[-1], early[2])
         shown = self.sectionText(section)
         if not shown.isdigit() or int(shown) != int(typed):
             self._refuse(index, typed, shown)
         elif early is None and self._refused_section == index:
-            self.refused, self._refused_section = None, -1  # typed again, and this time it stands
+            self._set_refused(None, -1)  # typed again, and this time it stands
         width = 4 if section == QDateTimeEdit.Section.YearSection else 2  # yyyy, else MM dd HH mm ss
         if self.currentSectionIndex() != index and len(typed) < width:
             self._early = (index, typed, shown)  # Qt moved on after fewer digits than the section holds
 
     def _refuse(self, index: int, typed: str, shown: str) -> None:
-        if self.refused is None or self._refused_section == index:  # the first one is reported
-            self.refused, self._refused_section = (typed, shown), index
+        if self.refused is not None and self._refused_section != index:
+            return  # the first one is reported
+        if self.refused is not None and len(typed) == 1 and shown == self.refused[1]:
+            typed = self.refused[0] + typed  # Qt took none of these digits (all text selected)
+        self._set_refused((typed.lstrip("0") or "0", shown), index)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self.forget_refusal()  # the popup calendar or the arrows: a value picked by pointing
@@ -483,11 +518,11 @@ class _TabLeaves(_DatePicker):
 
 
 class _DateEdit(_TabLeaves, QDateEdit):
-    pass
+    refusal_changed = Signal()  # ``refused`` changed
 
 
 class _DateTimeEdit(_TabLeaves, QDateTimeEdit):
-    pass
+    refusal_changed = Signal()
 
 
 class _DatePart(FieldWidget):
@@ -506,6 +541,7 @@ class _DatePart(FieldWidget):
         self._clear()
         edit.installEventFilter(self)
         edit.dateTimeChanged.connect(self.changed)
+        edit.refusal_changed.connect(self.changed)
         box = QWidget()
         row = QHBoxLayout(box)
         row.setContentsMargins(0, 0, 0, 0)
@@ -543,6 +579,9 @@ class _DatePart(FieldWidget):
 
     def is_empty(self) -> bool:
         return self.edit.date() == _NO_DATE
+
+    def reveal_now(self) -> bool:
+        return self.edit.refused is not None  # the picker shows another number than the one typed
 
     def refusal(self) -> str | None:
         """The error for a number typed that the picker could not take (see :class:`_TabLeaves`)."""
@@ -584,9 +623,8 @@ class DateField(_DatePart):
         self.edit.setDisplayFormat("yyyy-MM-dd")
 
     def value(self) -> tuple[Any, str | None]:
-        if refused := self.refusal():
-            return None, refused
-        return (None if self.is_empty() else self.edit.date().toString("yyyy-MM-dd")), None
+        shown = None if self.is_empty() else self.edit.date().toString("yyyy-MM-dd")
+        return shown, self.refusal()
 
     def set_value(self, value: Any) -> None:
         if value:
@@ -698,7 +736,7 @@ class DateTimeField(_DatePart):
 
     def value(self) -> tuple[Any, str | None]:
         if refused := self.refusal():
-            return None, refused
+            return (None if self.is_empty() else self._aware().isoformat(timespec="seconds")), refused
         if self.is_empty():
             return None, None
         if self._untouched is not None and self.edit.dateTime() == self._untouched[0]:
