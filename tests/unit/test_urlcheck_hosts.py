@@ -188,11 +188,44 @@ def test_a_look_alike_spelling_of_a_well_known_domain_followed_by_more_labels_is
 @pytest.mark.parametrize(
     "url, host, registrable",
     [
-        ("https://goog1e.com/", "goog1e.com", "goog1e.com"),  # no more labels: not an embedding
-        ("https://www.goog1e.com/", "www.goog1e.com", "goog1e.com"),
         ("https://googie.com.example.net/", "googie.com.example.net", "example.net"),  # i is not l
         ("https://mail.google.com/", "mail.google.com", "google.com"),
     ],
 )
 def test_what_only_resembles_or_is_its_own_domain_is_not_an_embedding(url, host, registrable):
+    assert _summary(url) == ("ok", (), host, registrable)
+
+
+# --- the site itself spelled like a well-known one ------------------------------------------
+LOOKALIKE = "lookalike_top_domain"
+
+
+@pytest.mark.parametrize(
+    "url, host, registrable",
+    [
+        ("https://rnicrosoft.com/login", "rnicrosoft.com", "rnicrosoft.com"),
+        ("https://g00gle.com/", "g00gle.com", "g00gle.com"),
+        ("https://www.goog1e.com/", "www.goog1e.com", "goog1e.com"),
+        ("https://paypa1.com/", "paypa1.com", "paypa1.com"),
+        ("https://micros0ft.com/", "micros0ft.com", "micros0ft.com"),
+        ("https://goog1e.co.uk/", "goog1e.co.uk", "goog1e.co.uk"),
+    ],
+)
+def test_a_site_spelled_like_a_well_known_one_is_a_lookalike(url, host, registrable):
+    assert _summary(url) == ("warn", (LOOKALIKE,), host, registrable)
+
+
+@pytest.mark.parametrize(
+    "url, host, registrable",
+    [
+        ("https://tcl.com/", "tcl.com", "tcl.com"),  # reads as td.com: too short a name to imitate
+        ("https://tcl.com.example.net/", "tcl.com.example.net", "example.net"),
+        ("https://arnd.com.example.net/", "arnd.com.example.net", "example.net"),  # amd.com
+        ("https://my.1password.com/", "my.1password.com", "1password.com"),
+        ("https://auth0.com/", "auth0.com", "auth0.com"),
+        ("https://modern.com/", "modern.com", "modern.com"),
+        ("https://clever.com/", "clever.com", "clever.com"),
+    ],
+)
+def test_real_names_with_look_alike_letters_are_not_lookalikes(url, host, registrable):
     assert _summary(url) == ("ok", (), host, registrable)

@@ -12,7 +12,7 @@ import unicodedata
 from .data import TOP_DOMAINS, icann_psl, psl
 from .idn import LABELS_TO_CHECK, idn_labels
 
-__all__ = ["embedded_ipv4", "embeds_top_domain", "host_reasons", "is_local_ip"]
+__all__ = ["ascii_skeleton", "embedded_ipv4", "embeds_top_domain", "host_reasons", "imitates_top_domain", "is_local_ip"]
 
 #: IPv6 prefixes that carry an IPv4 address in their last 32 bits (RFC 6052 NAT64 well-known
 #: prefix; RFC 4291 2.5.5.1 IPv4-compatible) - besides IPv4-mapped and 6to4, which
@@ -94,6 +94,8 @@ def host_reasons(raw_host: str, ascii_host: str, reasons: list[str], hosts: dict
             registrable = ".".join(shown[-(suffix.count(".") + 1) :])
         if embeds_top_domain(labels, suffix):
             reasons.append("subdomain_embeds_domain")
+        elif suffix and suffix.isascii() and imitates_top_domain(suffix):
+            reasons.append("lookalike_top_domain")  # the site itself: goog1e.com, rnicrosoft.com
     hosts.update(
         display_host=".".join(shown) + ("." if trailing else ""),
         registrable_domain=registrable,
@@ -118,15 +120,23 @@ def ascii_skeleton(domain: str) -> str:
     return skeleton
 
 
+#: A well-known name shorter than this (``td``, ``amd``) is not imitated by a skeleton match:
+#: short real names collide with it too easily (``tcl`` reads as ``td``, ``arnd`` as ``amd``).
+_MIN_IMITATED_NAME = 5
+
 _TOP_SKELETONS: frozenset[str] | None = None
 
 
-def _imitates_top_domain(domain: str) -> bool:
-    """Whether ``domain`` has the ASCII skeleton of a listed well-known domain."""
+def imitates_top_domain(domain: str) -> bool:
+    """Whether the ASCII ``domain`` is not a listed well-known domain but has the skeleton of
+    one whose name has at least :data:`_MIN_IMITATED_NAME` characters (``goog1e.com``,
+    ``rnicrosoft.com``, ``paypa1.co.uk`` for ``paypal.co.uk``)."""
     global _TOP_SKELETONS
     if _TOP_SKELETONS is None:
-        _TOP_SKELETONS = frozenset(ascii_skeleton(d) for d in TOP_DOMAINS)
-    return ascii_skeleton(domain) in _TOP_SKELETONS
+        _TOP_SKELETONS = frozenset(
+            ascii_skeleton(d) for d in TOP_DOMAINS if len(d.split(".", 1)[0]) >= _MIN_IMITATED_NAME
+        )
+    return domain not in TOP_DOMAINS and ascii_skeleton(domain) in _TOP_SKELETONS
 
 
 def embeds_top_domain(labels: list[str], registrable: str | None) -> bool:
@@ -152,6 +162,6 @@ def embeds_top_domain(labels: list[str], registrable: str | None) -> bool:
             if i + k >= len(labels):
                 break
             domain = ".".join(labels[i : i + k])
-            if domain != registrable and (domain in TOP_DOMAINS or _imitates_top_domain(domain)):
+            if domain != registrable and (domain in TOP_DOMAINS or imitates_top_domain(domain)):
                 return True
     return False

@@ -136,6 +136,11 @@ REASON_TABLE: tuple[Reason, ...] = (
         WARN,
         QT_TRANSLATE_NOOP("UrlReasons", "The site name looks almost identical to a well-known site."),
     ),
+    Reason(  # the same words as the IDN one: an ASCII host spelled like a well-known one
+        "lookalike_top_domain",
+        WARN,
+        QT_TRANSLATE_NOOP("UrlReasons", "The site name looks almost identical to a well-known site."),
+    ),
     Reason(
         "idn_disallowed_character",
         WARN,
