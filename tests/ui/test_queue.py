@@ -213,3 +213,32 @@ def test_the_waiting_note_gets_room_of_its_own_in_the_newest_dialog(aio):
     assert newest.scroll.verticalScrollBar().maximum() == 0  # the form is not squeezed into scrolling
     assert newest.header_scroll.verticalScrollBar().maximum() == 0
     tray.disconnect(channel)
+
+
+def test_the_room_for_the_waiting_note_goes_with_the_note(aio):
+    """When the waiting requests have their windows, the note goes and so does the room it took
+    (a fresh-eyes test saw a blank band where it had been)."""
+    from PySide6.QtWidgets import QLabel
+
+    from elicit_tray.ui.scripted import perform
+
+    tray = Tray(aio)
+    channel = tray.connect()
+    params = {
+        "message": "How many?",
+        "requestedSchema": {"type": "object", "properties": {"n": {"type": "integer", "title": "N"}}},
+    }
+    for request_id in range(1, 7):
+        tray.send(channel, {"jsonrpc": "2.0", "id": request_id, "method": "elicitation/create", "params": params})
+    dialogs = [tray.run(tray.shown.get()) for _ in range(5)]
+    newest = dialogs[-1]
+    before = dialogs[0].height()  # a dialog like it, without the note
+    note = newest.findChild(QLabel, "queue-count")
+    assert note.isVisible() and newest.height() > before
+    tray.arm(dialogs[0])
+    perform(dialogs[0], [{"do": "escape"}])
+    assert tray.reply(channel)["id"] == 1
+    tray.run(tray.shown.get())  # the sixth gets its window: nothing waits any more
+    assert note.isHidden()
+    assert newest.height() == before
+    tray.disconnect(channel)

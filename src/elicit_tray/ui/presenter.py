@@ -373,9 +373,15 @@ class Presenter(QObject):
                     layout = dialog.window_layout
                     margins = layout.contentsMargins()
                     inner = dialog.width() - margins.left() - margins.right()
-                    dialog.resize(dialog.width(), dialog.height() + label.heightForWidth(inner) + layout.spacing())
+                    grown = label.heightForWidth(inner) + layout.spacing()
+                    label.setProperty("grown_by", grown)
+                    dialog.resize(dialog.width(), dialog.height() + grown)
             elif label is not None and not label.isHidden():
-                label.hide()
+                label.hide()  # and the room it took goes too (no blank band where it was)
+                grown = label.property("grown_by") or 0
+                label.setProperty("grown_by", 0)
+                height = max(dialog.minimumSizeHint().height(), dialog.height() - int(grown))
+                dialog.resize(dialog.width(), height)
 
     def _linger(self, dialog: ElicitationDialog) -> None:
         """``dialog`` expired and says so for a while; over :data:`MAX_EXPIRED_ON_SCREEN` such
