@@ -211,3 +211,20 @@ def test_digits_qt_does_not_take_over_a_whole_selection_are_refused(aio):
     assert dialog.errors() == {"when": "2026 is not possible there, so the picker shows 2025 instead. Type it again."}
     _submit(tray, channel, dialog)
     assert channel.sent == []
+
+
+@pytest.mark.parametrize(
+    "keys", [(Qt.Key.Key_F4, Qt.KeyboardModifier.NoModifier), (Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)]
+)
+def test_the_keyboard_opens_the_calendar_and_leaves_the_date_alone(aio, keys):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(_with_default("date", "2026-02-27"), [])
+    tray.arm(dialog)
+    edit = dialog.rows["when"].adapter.edit
+    edit.setFocus()
+    QTest.keyClick(edit, *keys)
+    assert edit.calendarWidget().isVisible()
+    assert edit.date().toString("yyyy-MM-dd") == "2026-02-27"  # Alt+Down stepped the year before
+    edit.calendarWidget().window().hide()
+    _submit(tray, channel, dialog)
+    assert tray.reply(channel) == _accepted("2026-02-27")

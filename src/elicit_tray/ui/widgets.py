@@ -18,10 +18,11 @@ from __future__ import annotations
 import datetime as _dt
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from PySide6.QtCore import QDate, QDateTime, QEvent, QObject, Qt, QTime, QTimeZone, Signal, SignalInstance
+from PySide6.QtCore import QDate, QDateTime, QEvent, QObject, QPointF, Qt, QTime, QTimeZone, Signal, SignalInstance
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QApplication,
     QButtonGroup,
     QCheckBox,
     QComboBox,
@@ -32,6 +33,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QRadioButton,
+    QStyle,
+    QStyleOptionComboBox,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -446,6 +449,13 @@ class _TabLeaves(_DatePicker):
         if event.key() in _MODIFIER_KEYS:  # Shift before ":" must not forget that Qt moved on
             super().keyPressEvent(event)
             return
+        if self.calendarPopup() and (
+            event.key() == Qt.Key.Key_F4
+            or (event.key() == Qt.Key.Key_Down and event.modifiers() & Qt.KeyboardModifier.AltModifier)
+        ):
+            self.open_calendar()  # as on a combo box; Qt's picker opens it only by pointing
+            event.accept()
+            return
         text = event.text()
         digit = len(text) == 1 and text.isdigit()
         if not digit:
@@ -463,6 +473,25 @@ class _TabLeaves(_DatePicker):
         self._advanced = text.isdigit() and self.currentSectionIndex() != before
         if digit:
             self._after_digit(before, section, typed)
+
+    def open_calendar(self) -> None:
+        """Open the calendar popup from the keyboard (F4, Alt+Down): Qt opens it only for a
+        press on the arrow, so the picker is handed that press, through the input gate like any."""
+        option = QStyleOptionComboBox()
+        option.initFrom(self)
+        option.editable = True
+        option.subControls = QStyle.SubControl.SC_All
+        arrow = self.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxArrow, self
+        )
+        if arrow.isEmpty():
+            return
+        at = QPointF(arrow.center())
+        button = Qt.MouseButton.LeftButton
+        for kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease):
+            pressed = button if kind == QEvent.Type.MouseButtonPress else Qt.MouseButton.NoButton
+            click = QMouseEvent(kind, at, self.mapToGlobal(at), button, pressed, Qt.KeyboardModifier.NoModifier)
+            QApplication.sendEvent(self, click)
 
     def _typed_into(self, index: int, digit: str) -> str:
         """The text of section ``index`` as typing ``digit`` now makes it, by the cursor and the
