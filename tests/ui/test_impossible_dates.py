@@ -121,10 +121,30 @@ def test_a_date_picked_after_a_refusal_stands(aio):
     tray.arm(dialog)
     edit = dialog.rows["when"].adapter.edit
     _type(edit, "2026-02-29")
-    QTest.mouseClick(edit, Qt.MouseButton.LeftButton)  # the popup arrow / the picker by pointing
-    edit.setDate(QDate(2026, 3, 1))  # what the calendar popup sets
+    QTest.mouseClick(edit, Qt.MouseButton.LeftButton, pos=edit.rect().center())  # in the text
+    assert dialog.errors()  # placing the cursor picks nothing: the refusal stays
+    QTest.keyClick(edit, Qt.Key.Key_F4)
+    calendar = edit.calendarWidget()
+    calendar.setSelectedDate(QDate(2026, 3, 1))
+    QTest.keyClick(calendar.focusWidget() or calendar, Qt.Key.Key_Return)  # picked in the calendar
+    assert dialog.errors() == {}
     _submit(tray, channel, dialog)
     assert tray.reply(channel) == _accepted("2026-03-01")
+
+
+def test_every_refused_section_is_kept_until_it_is_typed_again(aio):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(_form("date-time"), [])
+    tray.arm(dialog)
+    edit = dialog.rows["when"].adapter.edit
+    _type(edit, "2026-02-29 25:00:00")  # the day, then the hour
+    assert dialog.errors()["when"].startswith("29 is not possible there")
+    edit.setCurrentSection(edit.sectionAt(2))
+    edit.setSelectedSection(edit.sectionAt(2))
+    QTest.keyClicks(edit, "27")  # the day typed again: the hour is still refused
+    assert dialog.errors()["when"].startswith("25 is not possible there")
+    _submit(tray, channel, dialog)
+    assert channel.sent == []
 
 
 @pytest.mark.parametrize(

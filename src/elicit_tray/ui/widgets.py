@@ -423,20 +423,32 @@ class _TabLeaves(_DatePicker):
 
     _advanced = False
     _early: tuple[int, str, str] | None = None  # (section, typed, shown) Qt left before it was full
-    #: ``(typed, shown)`` when the picker showed another number than the one typed, else None.
-    refused: tuple[str, str] | None = None
-    _refused_section = -1
+    _refusals: dict[int, tuple[str, str]] | None = None  # section index -> (typed, shown)
+    _picks_connected = False
     if TYPE_CHECKING:
         refusal_changed: SignalInstance  # a Signal of the concrete pickers below
+
+    @property
+    def refused(self) -> tuple[str, str] | None:
+        """``(typed, shown)`` of the first section whose number the picker did not take as
+        typed, or None."""
+        return self._refusals[min(self._refusals)] if self._refusals else None
 
     def forget_refusal(self) -> None:
         """The user picked a value without typing it (calendar, arrows, wheel, Clear): it stands."""
         self._early = None
-        self._set_refused(None, -1)
+        if self._refusals:
+            self._refusals = None
+            self.refusal_changed.emit()
 
-    def _set_refused(self, refused: tuple[str, str] | None, index: int) -> None:
-        if (refused, index) != (self.refused, self._refused_section):
-            self.refused, self._refused_section = refused, index
+    def _set_refused(self, index: int, refused: tuple[str, str] | None) -> None:
+        refusals = dict(self._refusals or {})
+        if refused is None:
+            refusals.pop(index, None)
+        else:
+            refusals[index] = refused
+        if refusals != (self._refusals or {}):
+            self._refusals = refusals or None
             self.refusal_changed.emit()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
@@ -477,12 +489,8 @@ class _TabLeaves(_DatePicker):
     def open_calendar(self) -> None:
         """Open the calendar popup from the keyboard (F4, Alt+Down): Qt opens it only for a
         press on the arrow, so the picker is handed that press, through the input gate like any."""
-        option = QStyleOptionComboBox()
-        option.initFrom(self)
-        option.editable = True
-        option.subControls = QStyle.SubControl.SC_All
         arrow = self.style().subControlRect(
-            QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxArrow, self
+            QStyle.ComplexControl.CC_ComboBox, self._arrow_option(), QStyle.SubControl.SC_ComboBoxArrow, self
         )
         if arrow.isEmpty():
             return
@@ -524,22 +532,38 @@ class _TabLeaves(_DatePicker):
         shown = self.sectionText(section)
         if not shown.isdigit() or int(shown) != int(typed):
             self._refuse(index, typed, shown)
-        elif early is None and self._refused_section == index:
-            self._set_refused(None, -1)  # typed again, and this time it stands
+        elif early is None:
+            self._set_refused(index, None)  # typed again, and this time it stands
         width = 4 if section == QDateTimeEdit.Section.YearSection else 2  # yyyy, else MM dd HH mm ss
         if self.currentSectionIndex() != index and len(typed) < width:
             self._early = (index, typed, shown)  # Qt moved on after fewer digits than the section holds
 
     def _refuse(self, index: int, typed: str, shown: str) -> None:
-        if self.refused is not None and self._refused_section != index:
-            return  # the first one is reported
-        if self.refused is not None and len(typed) == 1 and shown == self.refused[1]:
-            typed = self.refused[0] + typed  # Qt took none of these digits (all text selected)
-        self._set_refused((typed.lstrip("0") or "0", shown), index)
+        before = (self._refusals or {}).get(index)
+        if before is not None and len(typed) == 1 and shown == before[1]:
+            typed = before[0] + typed  # Qt took none of these digits (all text selected)
+        self._set_refused(index, (typed.lstrip("0") or "0", shown))
+
+    def _arrow_option(self) -> QStyleOptionComboBox:
+        option = QStyleOptionComboBox()
+        option.initFrom(self)
+        option.editable = True
+        option.subControls = QStyle.SubControl.SC_All
+        return option
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
-        self.forget_refusal()  # the popup calendar or the arrows: a value picked by pointing
+        """A press in the text only places the cursor (a refusal stays); one on the arrow opens
+        the calendar, whose pick then stands."""
         super().mousePressEvent(event)
+        if not self._picks_connected and self.calendarPopup():
+            arrow = self.style().hitTestComplexControl(
+                QStyle.ComplexControl.CC_ComboBox, self._arrow_option(), event.position().toPoint(), self
+            )
+            if arrow == QStyle.SubControl.SC_ComboBoxArrow:  # the calendar exists from now on
+                calendar = self.calendarWidget()
+                calendar.clicked.connect(lambda _date: self.forget_refusal())
+                calendar.activated.connect(lambda _date: self.forget_refusal())
+                self._picks_connected = True
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         self.forget_refusal()
