@@ -248,3 +248,50 @@ def test_the_keyboard_opens_the_calendar_and_leaves_the_date_alone(aio, keys):
     edit.calendarWidget().window().hide()
     _submit(tray, channel, dialog)
     assert tray.reply(channel) == _accepted("2026-02-27")
+
+
+def test_escape_in_the_calendar_gives_back_the_date_it_had(aio):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(_with_default("date", "2026-03-31"), [])
+    tray.arm(dialog)
+    edit = dialog.rows["when"].adapter.edit
+    edit.setFocus()
+    QTest.keyClick(edit, Qt.Key.Key_F4)
+    calendar = edit.calendarWidget()
+    target = calendar.focusWidget() or calendar
+    QTest.keyClick(target, Qt.Key.Key_Down)  # a week on, in the calendar (Qt moves the field along)
+    QTest.keyClick(target, Qt.Key.Key_Escape)
+    tray.settle()
+    assert not calendar.isVisible()
+    assert edit.date().toString("yyyy-MM-dd") == "2026-03-31"
+    tray.arm(dialog)  # the dialog is the active window again (offscreen, the popup took that)
+    _submit(tray, channel, dialog)
+    assert tray.reply(channel) == _accepted("2026-03-31")
+
+
+def test_ctrl_a_then_the_same_year_typed_is_not_refused(aio):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(_with_default("date", "2026-03-05"), [])
+    tray.arm(dialog)
+    edit = dialog.rows["when"].adapter.edit
+    edit.setFocus()
+    QTest.keyClick(edit, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClicks(edit, "2026-03-06")
+    assert dialog.errors() == {}
+    _submit(tray, channel, dialog)
+    assert tray.reply(channel) == _accepted("2026-03-06")
+
+
+def test_a_number_typed_inside_a_section_replaces_it(aio):
+    tray = Tray(aio)
+    channel, dialog = tray.ask(_with_default("date", "2026-01-05"), [])
+    tray.arm(dialog)
+    edit = dialog.rows["when"].adapter.edit
+    edit.setFocus()
+    QTest.keyClick(edit, Qt.Key.Key_Home)
+    for _ in range(5):
+        QTest.keyClick(edit, Qt.Key.Key_Right)  # the cursor at the start of the month
+    QTest.keyClicks(edit, "12")
+    assert dialog.errors() == {}
+    _submit(tray, channel, dialog)
+    assert tray.reply(channel) == _accepted("2026-12-05")

@@ -18,7 +18,19 @@ from __future__ import annotations
 import datetime as _dt
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from PySide6.QtCore import QDate, QDateTime, QEvent, QObject, QPointF, Qt, QTime, QTimeZone, Signal, SignalInstance
+from PySide6.QtCore import (
+    QDate,
+    QDateTime,
+    QEvent,
+    QObject,
+    QPointF,
+    Qt,
+    QTime,
+    QTimer,
+    QTimeZone,
+    Signal,
+    SignalInstance,
+)
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -424,7 +436,7 @@ class _TabLeaves(_DatePicker):
     _advanced = False
     _early: tuple[int, str, str] | None = None  # (section, typed, shown) Qt left before it was full
     _refusals: dict[int, tuple[str, str]] | None = None  # section index -> (typed, shown)
-    _picks_connected = False
+    _popup: _CalendarWatch | None = None
     if TYPE_CHECKING:
         refusal_changed: SignalInstance  # a Signal of the concrete pickers below
 
@@ -480,6 +492,8 @@ class _TabLeaves(_DatePicker):
             return
         before = self.currentSectionIndex()
         section = self.currentSection()
+        if digit:
+            self._select_if_inside(before, section)
         typed = self._typed_into(before, text) if digit else ""
         super().keyPressEvent(event)
         self._advanced = text.isdigit() and self.currentSectionIndex() != before
@@ -501,20 +515,37 @@ class _TabLeaves(_DatePicker):
             click = QMouseEvent(kind, at, self.mapToGlobal(at), button, pressed, Qt.KeyboardModifier.NoModifier)
             QApplication.sendEvent(self, click)
 
-    def _typed_into(self, index: int, digit: str) -> str:
-        """The text of section ``index`` as typing ``digit`` now makes it, by the cursor and the
-        selection: what the user means, before Qt judges it."""
-        line = self.lineEdit()
-        text, start, span = line.text(), 0, None
+    def _section_span(self, index: int) -> tuple[int, int] | None:
+        """Where section ``index`` is in the line edit's text, or None when it cannot be found."""
+        text, start, span = self.lineEdit().text(), 0, None
         for i in range(index + 1):
             part = self.sectionText(self.sectionAt(i))
             found = text.find(part, start)
             if found < 0:
-                return digit  # cannot place the section: as if the digit started it
+                return None
             span, start = (found, found + len(part)), found + len(part)
-        assert span is not None
+        return span
+
+    def _select_if_inside(self, index: int, section: QDateTimeEdit.Section) -> None:
+        """A digit typed with the cursor inside a section (Home, arrows, a click), nothing
+        selected, replaces the section, as it does right after Qt moved on: Qt's own result of
+        a digit in the middle of a number is hard to foresee, so nobody can check it."""
+        line = self.lineEdit()
+        span = self._section_span(index)
+        if line.hasSelectedText() or span is None:
+            return
+        if span[0] <= line.cursorPosition() < span[1]:
+            self.setSelectedSection(section)
+
+    def _typed_into(self, index: int, digit: str) -> str:
+        """The text of section ``index`` as typing ``digit`` now makes it, by the cursor and the
+        selection: what the user means, before Qt judges it."""
+        line = self.lineEdit()
+        span = self._section_span(index)
+        if span is None:
+            return digit  # cannot place the section: as if the digit started it
         first, end = span
-        held = text[first:end]
+        held = line.text()[first:end]
         if line.hasSelectedText():
             low = line.selectionStart()
             high = low + len(line.selectedText())
@@ -542,6 +573,9 @@ class _TabLeaves(_DatePicker):
         before = (self._refusals or {}).get(index)
         if before is not None and len(typed) == 1 and shown == before[1]:
             typed = before[0] + typed  # Qt took none of these digits (all text selected)
+            if shown.isdigit() and int(shown) == int(typed):
+                self._set_refused(index, None)  # ... and they spell what it shows: that stands
+                return
         self._set_refused(index, (typed.lstrip("0") or "0", shown))
 
     def _arrow_option(self) -> QStyleOptionComboBox:
@@ -554,20 +588,55 @@ class _TabLeaves(_DatePicker):
     def mousePressEvent(self, event: QMouseEvent) -> None:
         """A press in the text only places the cursor (a refusal stays); one on the arrow opens
         the calendar, whose pick then stands."""
+        shown = self.dateTime()
         super().mousePressEvent(event)
-        if not self._picks_connected and self.calendarPopup():
-            arrow = self.style().hitTestComplexControl(
-                QStyle.ComplexControl.CC_ComboBox, self._arrow_option(), event.position().toPoint(), self
-            )
-            if arrow == QStyle.SubControl.SC_ComboBoxArrow:  # the calendar exists from now on
-                calendar = self.calendarWidget()
-                calendar.clicked.connect(lambda _date: self.forget_refusal())
-                calendar.activated.connect(lambda _date: self.forget_refusal())
-                self._picks_connected = True
+        if not self.calendarPopup():
+            return
+        arrow = self.style().hitTestComplexControl(
+            QStyle.ComplexControl.CC_ComboBox, self._arrow_option(), event.position().toPoint(), self
+        )
+        if arrow != QStyle.SubControl.SC_ComboBoxArrow:
+            return
+        if self._popup is None:  # the calendar exists from now on
+            self._popup = _CalendarWatch(self)
+        self._popup.opened(shown)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         self.forget_refusal()
         super().wheelEvent(event)
+
+
+class _CalendarWatch(QObject):
+    """The calendar popup of one date picker: a date picked there (click, Enter) stands;
+    closed without a pick (Escape, a click elsewhere) the picker gets back the value it had when
+    the calendar opened (Qt's popup moves the field's date along with its arrow keys)."""
+
+    def __init__(self, picker: _TabLeaves):
+        super().__init__(picker)
+        self._picker = picker
+        self._before: QDateTime | None = None
+        self._picked = False
+        calendar = picker.calendarWidget()
+        calendar.clicked.connect(self._pick)
+        calendar.activated.connect(self._pick)
+        calendar.window().installEventFilter(self)
+
+    def opened(self, shown: QDateTime) -> None:
+        self._before, self._picked = shown, False
+
+    def _pick(self, _date: QDate) -> None:
+        self._picked = True
+        self._picker.forget_refusal()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Hide:
+            QTimer.singleShot(0, self, self._closed)  # after the popup's own pick handling
+        return False
+
+    def _closed(self) -> None:
+        if not self._picked and self._before is not None and self._picker.dateTime() != self._before:
+            self._picker.setDateTime(self._before)
+        self._before = None
 
 
 class _DateEdit(_TabLeaves, QDateEdit):
