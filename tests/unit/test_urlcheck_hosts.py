@@ -209,6 +209,8 @@ LOOKALIKE = "lookalike_top_domain"
         ("https://paypa1.com/", "paypa1.com", "paypa1.com"),
         ("https://micros0ft.com/", "micros0ft.com", "micros0ft.com"),
         ("https://goog1e.co.uk/", "goog1e.co.uk", "goog1e.co.uk"),
+        ("https://rnicrosoft.co.uk/", "rnicrosoft.co.uk", "rnicrosoft.co.uk"),  # the name, any suffix
+        ("https://app1e.de/", "app1e.de", "app1e.de"),
     ],
 )
 def test_a_site_spelled_like_a_well_known_one_is_a_lookalike(url, host, registrable):
@@ -225,6 +227,10 @@ def test_a_site_spelled_like_a_well_known_one_is_a_lookalike(url, host, registra
         ("https://auth0.com/", "auth0.com", "auth0.com"),
         ("https://modern.com/", "modern.com", "modern.com"),
         ("https://clever.com/", "clever.com", "clever.com"),
+        ("https://apple.co.uk/", "apple.co.uk", "apple.co.uk"),  # the name itself, another suffix
+        ("https://corner.co.uk/", "corner.co.uk", "corner.co.uk"),
+        ("https://cornell.edu/", "cornell.edu", "cornell.edu"),
+        ("https://1und1.de/", "1und1.de", "1und1.de"),
     ],
 )
 def test_real_names_with_look_alike_letters_are_not_lookalikes(url, host, registrable):

@@ -124,19 +124,36 @@ def ascii_skeleton(domain: str) -> str:
 #: short real names collide with it too easily (``tcl`` reads as ``td``, ``arnd`` as ``amd``).
 _MIN_IMITATED_NAME = 5
 
-_TOP_SKELETONS: frozenset[str] | None = None
+_TOP_SKELETONS: tuple[frozenset[str], frozenset[str], frozenset[str]] | None = None
+
+
+def _top_skeletons() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(skeletons of the listed domains, skeletons of their names, their names), names of at
+    least :data:`_MIN_IMITATED_NAME` characters only."""
+    global _TOP_SKELETONS
+    if _TOP_SKELETONS is None:
+        long_enough = [d for d in TOP_DOMAINS if len(d.split(".", 1)[0]) >= _MIN_IMITATED_NAME]
+        names = frozenset(d.split(".", 1)[0] for d in TOP_DOMAINS)
+        _TOP_SKELETONS = (
+            frozenset(ascii_skeleton(d) for d in long_enough),
+            frozenset(ascii_skeleton(d.split(".", 1)[0]) for d in long_enough),
+            names,
+        )
+    return _TOP_SKELETONS
 
 
 def imitates_top_domain(domain: str) -> bool:
-    """Whether the ASCII ``domain`` is not a listed well-known domain but has the skeleton of
-    one whose name has at least :data:`_MIN_IMITATED_NAME` characters (``goog1e.com``,
-    ``rnicrosoft.com``, ``paypa1.co.uk`` for ``paypal.co.uk``)."""
-    global _TOP_SKELETONS
-    if _TOP_SKELETONS is None:
-        _TOP_SKELETONS = frozenset(
-            ascii_skeleton(d) for d in TOP_DOMAINS if len(d.split(".", 1)[0]) >= _MIN_IMITATED_NAME
-        )
-    return domain not in TOP_DOMAINS and ascii_skeleton(domain) in _TOP_SKELETONS
+    """Whether the ASCII ``domain`` is not a listed well-known domain but is spelled like one
+    whose name has at least :data:`_MIN_IMITATED_NAME` characters: the same skeleton
+    (``goog1e.com``, ``paypa1.co.uk`` for ``paypal.co.uk``), or a name with the skeleton of a
+    well-known name under any suffix (``rnicrosoft.co.uk``, ``app1e.de``)."""
+    domains, name_skeletons, names = _top_skeletons()
+    if domain in TOP_DOMAINS:
+        return False
+    if ascii_skeleton(domain) in domains:
+        return True
+    name = domain.split(".", 1)[0]
+    return name not in names and ascii_skeleton(name) in name_skeletons
 
 
 def embeds_top_domain(labels: list[str], registrable: str | None) -> bool:
