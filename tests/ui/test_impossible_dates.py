@@ -22,15 +22,28 @@ def _form(fmt):
     }
 
 
+def _open(aio, params):
+    """Ask with ``params``, go to the dialog and wait until it is armed: (tray, channel,
+    dialog, the "when" picker)."""
+    tray = Tray(aio)
+    channel, dialog = tray.ask(params, [])
+    tray.arm(dialog)
+    return tray, channel, dialog, dialog.rows["when"].adapter.edit
+
+
+def _select(edit, section):
+    """Put the cursor on section number ``section``, selected (as Qt does when it moves on)."""
+    edit.setCurrentSection(edit.sectionAt(section))
+    edit.setSelectedSection(edit.sectionAt(section))
+
+
 def _type(edit, text, section=0):
     """Type ``text`` as a user does, from ``section`` (the first digit leaves "Not set")."""
     edit.setFocus()
     QTest.keyClick(edit, Qt.Key.Key_Right)  # any key leaves "Not set" for now
-    edit.setCurrentSection(edit.sectionAt(section))
-    edit.setSelectedSection(edit.sectionAt(section))
+    _select(edit, section)
     QTest.keyClick(edit, Qt.Key.Key_Left)  # a non-digit key: typing starts afresh here
-    edit.setCurrentSection(edit.sectionAt(section))
-    edit.setSelectedSection(edit.sectionAt(section))
+    _select(edit, section)
     QTest.keyClicks(edit, text)
 
 
@@ -58,10 +71,7 @@ def _submit(tray, channel, dialog):
     ],
 )
 def test_an_impossible_date_typed_is_refused_not_changed(aio, fmt, typed, refused):
-    tray = Tray(aio)
-    channel, dialog = tray.ask(_form(fmt), [])
-    tray.arm(dialog)
-    edit = dialog.rows["when"].adapter.edit
+    tray, channel, dialog, edit = _open(aio, _form(fmt))
     _type(edit, typed)
     _submit(tray, channel, dialog)
     assert channel.sent == []  # nothing was answered
@@ -71,24 +81,17 @@ def test_an_impossible_date_typed_is_refused_not_changed(aio, fmt, typed, refuse
 
 
 def test_the_day_typed_again_stands_and_is_sent(aio):
-    tray = Tray(aio)
-    channel, dialog = tray.ask(_form("date"), [])
-    tray.arm(dialog)
-    edit = dialog.rows["when"].adapter.edit
+    tray, channel, dialog, edit = _open(aio, _form("date"))
     _type(edit, "2026-02-29")
     assert dialog.rows["when"].current()[1] is not None
-    edit.setCurrentSection(edit.sectionAt(2))
-    edit.setSelectedSection(edit.sectionAt(2))
+    _select(edit, 2)
     QTest.keyClicks(edit, "27")
     _submit(tray, channel, dialog)
     assert tray.reply(channel) == _accepted("2026-02-27")
 
 
 def test_typing_on_in_another_section_keeps_the_refusal(aio):
-    tray = Tray(aio)
-    channel, dialog = tray.ask(_form("date-time"), [])
-    tray.arm(dialog)
-    edit = dialog.rows["when"].adapter.edit
+    tray, channel, dialog, edit = _open(aio, _form("date-time"))
     _type(edit, "2026-02-29 10:30:00")  # day refused, then hour, minute, second typed fine
     assert dialog.rows["when"].current()[1].startswith("29 is not possible there")
 
@@ -107,19 +110,14 @@ def test_typing_on_in_another_section_keeps_the_refusal(aio):
     ],
 )
 def test_a_possible_date_typed_is_sent_exactly(aio, fmt, typed, sent):
-    tray = Tray(aio)
-    channel, dialog = tray.ask(_form(fmt), [])
-    tray.arm(dialog)
-    _type(dialog.rows["when"].adapter.edit, typed)
+    tray, channel, dialog, edit = _open(aio, _form(fmt))
+    _type(edit, typed)
     _submit(tray, channel, dialog)
     assert tray.reply(channel) == _accepted(sent)
 
 
 def test_a_date_picked_after_a_refusal_stands(aio):
-    tray = Tray(aio)
-    channel, dialog = tray.ask(_form("date"), [])
-    tray.arm(dialog)
-    edit = dialog.rows["when"].adapter.edit
+    tray, channel, dialog, edit = _open(aio, _form("date"))
     _type(edit, "2026-02-29")
     QTest.mouseClick(edit, Qt.MouseButton.LeftButton, pos=edit.rect().center())  # in the text
     assert dialog.errors()  # placing the cursor picks nothing: the refusal stays
@@ -133,14 +131,10 @@ def test_a_date_picked_after_a_refusal_stands(aio):
 
 
 def test_every_refused_section_is_kept_until_it_is_typed_again(aio):
-    tray = Tray(aio)
-    channel, dialog = tray.ask(_form("date-time"), [])
-    tray.arm(dialog)
-    edit = dialog.rows["when"].adapter.edit
+    tray, channel, dialog, edit = _open(aio, _form("date-time"))
     _type(edit, "2026-02-29 25:00:00")  # the day, then the hour
     assert dialog.errors()["when"].startswith("29 is not possible there")
-    edit.setCurrentSection(edit.sectionAt(2))
-    edit.setSelectedSection(edit.sectionAt(2))
+    _select(edit, 2)
     QTest.keyClicks(edit, "27")  # the day typed again: the hour is still refused
     assert dialog.errors()["when"].startswith("25 is not possible there")
     _submit(tray, channel, dialog)
@@ -156,10 +150,7 @@ def test_every_refused_section_is_kept_until_it_is_typed_again(aio):
     ],
 )
 def test_a_digit_typed_after_backspace_continues_the_section(aio, typed, corrected, sent):
-    tray = Tray(aio)
-    channel, dialog = tray.ask(_form("date"), [])
-    tray.arm(dialog)
-    edit = dialog.rows["when"].adapter.edit
+    tray, channel, dialog, edit = _open(aio, _form("date"))
     _type(edit, typed)
     QTest.keyClick(edit, Qt.Key.Key_Backspace)
     QTest.keyClicks(edit, corrected)
@@ -169,10 +160,7 @@ def test_a_digit_typed_after_backspace_continues_the_section(aio, typed, correct
 
 
 def test_an_impossible_day_typed_after_backspace_is_refused(aio):
-    tray = Tray(aio)
-    channel, dialog = tray.ask(_form("date"), [])
-    tray.arm(dialog)
-    edit = dialog.rows["when"].adapter.edit
+    tray, channel, dialog, edit = _open(aio, _form("date"))
     _type(edit, "2026-02-28")
     QTest.keyClick(edit, Qt.Key.Key_Backspace)
     QTest.keyClicks(edit, "9")
@@ -186,20 +174,15 @@ def _with_default(fmt, default):
 
 
 def test_the_refusal_shows_at_once_and_accept_waits(aio):
-    tray = Tray(aio)
-    channel, dialog = tray.ask(_form("date"), [])
-    tray.arm(dialog)
-    _type(dialog.rows["when"].adapter.edit, "2026-02-29")  # still in the field: nothing left yet
+    tray, channel, dialog, edit = _open(aio, _form("date"))
+    _type(edit, "2026-02-29")  # still in the field: nothing left yet
     assert dialog.errors() == {"when": "29 is not possible there, so the picker shows 28 instead. Type it again."}
     assert not dialog.accept_button.isEnabled()
     assert channel.sent == []
 
 
 def test_a_date_time_without_seconds_answers_on_the_first_enter(aio):
-    tray = Tray(aio)
-    channel, dialog = tray.ask(_form("date-time"), [])
-    tray.arm(dialog)
-    edit = dialog.rows["when"].adapter.edit
+    tray, channel, dialog, edit = _open(aio, _form("date-time"))
     _type(edit, "2026-02-28 13:45")  # Qt moves on to the seconds after the minutes
     QTest.keyClick(edit, Qt.Key.Key_Return)
     QTest.keyRelease(edit, Qt.Key.Key_Return)
@@ -209,10 +192,8 @@ def test_a_date_time_without_seconds_answers_on_the_first_enter(aio):
 
 
 def test_digits_without_separators_in_a_date_time_are_taken_as_typed(aio):
-    tray = Tray(aio)
-    channel, dialog = tray.ask(_form("date-time"), [])
-    tray.arm(dialog)
-    _type(dialog.rows["when"].adapter.edit, "20260228134500")
+    tray, channel, dialog, edit = _open(aio, _form("date-time"))
+    _type(edit, "20260228134500")
     assert dialog.errors() == {}
     _submit(tray, channel, dialog)
     assert tray.reply(channel)["result"]["content"]["when"].startswith("2026-02-28T13:45:00")
@@ -221,10 +202,7 @@ def test_digits_without_separators_in_a_date_time_are_taken_as_typed(aio):
 def test_digits_qt_does_not_take_over_a_whole_selection_are_refused(aio):
     # With the whole text selected (Ctrl+A) Qt's picker takes no digit of a year at all: the
     # field would send 2025 for a user who typed 2026.
-    tray = Tray(aio)
-    channel, dialog = tray.ask(_with_default("date", "2025-01-15"), [])
-    tray.arm(dialog)
-    edit = dialog.rows["when"].adapter.edit
+    tray, channel, dialog, edit = _open(aio, _with_default("date", "2025-01-15"))
     edit.setFocus()
     QTest.keyClick(edit, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     QTest.keyClicks(edit, "2026-06-30")
@@ -237,10 +215,7 @@ def test_digits_qt_does_not_take_over_a_whole_selection_are_refused(aio):
     "keys", [(Qt.Key.Key_F4, Qt.KeyboardModifier.NoModifier), (Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)]
 )
 def test_the_keyboard_opens_the_calendar_and_leaves_the_date_alone(aio, keys):
-    tray = Tray(aio)
-    channel, dialog = tray.ask(_with_default("date", "2026-02-27"), [])
-    tray.arm(dialog)
-    edit = dialog.rows["when"].adapter.edit
+    tray, channel, dialog, edit = _open(aio, _with_default("date", "2026-02-27"))
     edit.setFocus()
     QTest.keyClick(edit, *keys)
     assert edit.calendarWidget().isVisible()
@@ -251,10 +226,7 @@ def test_the_keyboard_opens_the_calendar_and_leaves_the_date_alone(aio, keys):
 
 
 def test_escape_in_the_calendar_gives_back_the_date_it_had(aio):
-    tray = Tray(aio)
-    channel, dialog = tray.ask(_with_default("date", "2026-03-31"), [])
-    tray.arm(dialog)
-    edit = dialog.rows["when"].adapter.edit
+    tray, channel, dialog, edit = _open(aio, _with_default("date", "2026-03-31"))
     edit.setFocus()
     QTest.keyClick(edit, Qt.Key.Key_F4)
     calendar = edit.calendarWidget()
@@ -270,10 +242,7 @@ def test_escape_in_the_calendar_gives_back_the_date_it_had(aio):
 
 
 def test_ctrl_a_then_the_same_year_typed_is_not_refused(aio):
-    tray = Tray(aio)
-    channel, dialog = tray.ask(_with_default("date", "2026-03-05"), [])
-    tray.arm(dialog)
-    edit = dialog.rows["when"].adapter.edit
+    tray, channel, dialog, edit = _open(aio, _with_default("date", "2026-03-05"))
     edit.setFocus()
     QTest.keyClick(edit, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     QTest.keyClicks(edit, "2026-03-06")
@@ -283,10 +252,7 @@ def test_ctrl_a_then_the_same_year_typed_is_not_refused(aio):
 
 
 def test_a_number_typed_inside_a_section_replaces_it(aio):
-    tray = Tray(aio)
-    channel, dialog = tray.ask(_with_default("date", "2026-01-05"), [])
-    tray.arm(dialog)
-    edit = dialog.rows["when"].adapter.edit
+    tray, channel, dialog, edit = _open(aio, _with_default("date", "2026-01-05"))
     edit.setFocus()
     QTest.keyClick(edit, Qt.Key.Key_Home)
     for _ in range(5):
