@@ -125,12 +125,13 @@ def snapshot(experiments: bool) -> dict[str, Any]:
         pass
     out["pixmap_cache_limit_kib"] = QPixmapCache.cacheLimit()
     if tracemalloc.is_tracing():
-        out["traced_by_package"] = traced_by_package()
+        traced = tracemalloc.take_snapshot()  # one snapshot for both readings (it is slow)
+        out["traced_by_package"] = traced_by_package(traced)
         if os.environ.get("ELICIT_MEMPROBE_LINES"):
             prefix = os.environ["ELICIT_MEMPROBE_LINES"]
             out["traced_lines"] = [
                 (f"{s.traceback[0].filename.rsplit('/', 2)[-1]}:{s.traceback[0].lineno}", s.size, s.count)
-                for s in tracemalloc.take_snapshot().statistics("lineno")
+                for s in traced.statistics("lineno")
                 if prefix in s.traceback[0].filename
             ][:15]
     if experiments:
@@ -141,11 +142,11 @@ def snapshot(experiments: bool) -> dict[str, Any]:
     return out
 
 
-def traced_by_package(top: int = 25) -> list[tuple[str, int]]:
+def traced_by_package(snapshot: tracemalloc.Snapshot, top: int = 25) -> list[tuple[str, int]]:
     """The traced Python heap (bytes) by where it was allocated: the top-level package of the
     allocating file (``elicit_tray.ui``, ``jsonschema``, ``<stdlib>.asyncio``, ...)."""
     sizes: collections.Counter[str] = collections.Counter()
-    for stat in tracemalloc.take_snapshot().statistics("filename"):
+    for stat in snapshot.statistics("filename"):
         path = stat.traceback[0].filename
         parts = path.split("/site-packages/", 1) if "/site-packages/" in path else None
         if parts:
