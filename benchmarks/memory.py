@@ -199,6 +199,11 @@ def show(label: str, r: dict[str, Any], base: dict[str, Any] | None = None) -> N
         print(f"{'':34} traced (KiB): " + ", ".join(f"{k} {v // 1024}" for k, v in r["traced_by_package"][:16]))
     for line in r.get("traced_lines") or ():
         print(f"{'':34} {line}")
+    if base and r.get("smaps") and base.get("smaps"):
+        grown_maps = sorted(
+            ((k, v - base["smaps"].get(k, 0)) for k, v in r["smaps"].items()), key=lambda kv: -abs(kv[1])
+        )
+        print(f"{'':34} RSS grown by mapping (KiB): " + ", ".join(f"{k} {v:+d}" for k, v in grown_maps[:12]))
     if base and r.get("wrappers_by_type"):
         print(f"{'':34} wrappers: {r['wrappers_by_type'][:8]}")
     for key in ("after_pixmap_cache_clear", "after_malloc_trim"):

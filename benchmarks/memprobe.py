@@ -4,7 +4,7 @@
 
 Every SIGUSR1 appends one JSON line to ``OUT.jsonl``: RSS (KiB, ``/proc/self/status``), glibc
 ``mallinfo2`` (bytes: ``arena`` the main heap, ``uordblks`` in use, ``fordblks`` free in it,
-``hblkhd`` mmapped blocks), live Qt widgets and wrapped QObjects by class, Python objects by
+``hblkhd`` mmapped blocks), RSS by mapping (KiB, ``/proc/self/smaps``), live Qt widgets and wrapped QObjects by class, Python objects by
 type (after ``gc.collect()``), asyncio tasks and handles, and the traced Python heap (bytes) when
 ``PYTHONTRACEMALLOC`` is set. SIGUSR2 does the same, then runs the experiments that tell which
 part is reclaimable: ``QPixmapCache.clear()``, then ``malloc_trim(0)``, with a reading after
@@ -70,6 +70,22 @@ def mallinfo() -> dict[str, int]:
     return {k: int(getattr(m, k)) for k in ("arena", "uordblks", "fordblks", "hblkhd", "keepcost")}
 
 
+def smaps_kib() -> dict[str, int]:
+    """RSS (KiB) by what is mapped (``/proc/self/smaps``): a file's base name (all its mappings
+    together), ``[heap]``, ``[anon]`` for anonymous mappings, ``[stack]`` ..."""
+    out: collections.Counter[str] = collections.Counter()
+    name = "[anon]"
+    with open("/proc/self/smaps", encoding="utf-8", errors="replace") as f:
+        for line in f:
+            first = line.split(None, 1)[0]
+            if "-" in first and not first.endswith(":"):  # a mapping's header line
+                fields = line.split(None, 5)
+                name = fields[5].strip().rsplit("/", 1)[-1] if len(fields) > 5 else "[anon]"
+            elif first == "Rss:":
+                out[name] += int(line.split()[1])
+    return dict(out)
+
+
 def reading() -> dict[str, Any]:
     return {
         "t": time.monotonic(),
@@ -92,7 +108,7 @@ def snapshot(experiments: bool) -> dict[str, Any]:
 
     _seq += 1
     gc.collect()
-    out: dict[str, Any] = {"seq": _seq, **reading()}
+    out: dict[str, Any] = {"seq": _seq, **reading(), "smaps": smaps_kib()}
     widgets = QApplication.allWidgets()
     out["widgets"] = len(widgets)
     out["top_level"] = collections.Counter(
