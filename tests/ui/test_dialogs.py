@@ -560,8 +560,19 @@ def test_the_timing_trace_records_build_show_paint_and_answer_when_asked_for(aio
     assert tray.reply(channel)["result"] == {"action": "accept", "content": {"copies": 2}}
     tray.settle()
     (line,) = [json.loads(x) for x in trace.read_text(encoding="utf-8").splitlines()]
-    assert set(line) == {"key", "mode", "fields", "start_ns", "built_ms", "shown_ms", "painted_ms", "answered_ms"}
+    assert set(line) == {
+        "key",
+        "mode",
+        "fields",
+        "start_ns",
+        "built_ms",
+        "shown_ms",
+        "painted_ms",
+        "answered_ms",
+        "gc_ms",
+    }
     assert (line["mode"], line["fields"]) == ("form", 2)
+    assert 0 <= line["gc_ms"] <= line["painted_ms"]
     assert 0 <= line["built_ms"] <= line["shown_ms"] <= line["answered_ms"]
     assert line["built_ms"] <= line["painted_ms"] <= line["answered_ms"]
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import cast
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QInputEvent, QInputMethodEvent, QKeyEvent
@@ -69,7 +70,6 @@ class Arming(QObject):
 
     def __init__(self, window: QWidget, delay_ms: int = ARM_DELAY_MS):
         super().__init__(window)
-        self.window = window
         self.delay_ms = max(0, delay_ms)
         self.is_armed = False
         self.ready = lambda: True
@@ -83,6 +83,12 @@ class Arming(QObject):
         application().focusChanged.connect(self._focus_changed)
         window.installEventFilter(self)  # its activation starts and ends arming
         InputGate.install()
+
+    @property
+    def window(self) -> QWidget:
+        """The dialog (this object's Qt parent: no Python reference back to it, so that the
+        dialog's Python side is freed as soon as the dialog is, not by a garbage collection)."""
+        return cast(QWidget, self.parent())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
         """The window became active (or was shown active): arm again after the delay, since keys

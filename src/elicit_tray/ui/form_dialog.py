@@ -104,7 +104,8 @@ class FormDialog(ElicitationDialog):
         self._form = form
         self._later = list(zip(self.spec.fields, mnemonics, strict=True))
         self._building = False
-        self.arming.ready = lambda: not self._later  # Accept arms only when every row exists
+        later = self._later  # the closure holds the list, not the dialog: no reference cycle
+        self.arming.ready = lambda: not later  # Accept arms only when every row exists
         self._build_rows(FIRST_ROWS)
         if not self.spec.fields:
             form_box.hide()

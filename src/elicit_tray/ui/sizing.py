@@ -8,6 +8,8 @@ the parts it measures and never imports the dialog.
 
 from __future__ import annotations
 
+import weakref
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QBoxLayout, QFrame, QLayout, QScrollArea, QStyle, QWidget
 
@@ -69,11 +71,19 @@ class Sizing:
     def __init__(
         self, window: QWidget, *, header: QScrollArea, message: QScrollArea, scroll: QScrollArea, buttons: QBoxLayout
     ):
-        self.window = window
+        self._window = weakref.ref(window)  # the dialog holds its Sizing: no cycle back to it
         self.header = header
         self.message = message
         self.scroll = scroll
         self.buttons = buttons
+
+    @property
+    def window(self) -> QWidget:
+        """The dialog sized (raises ``RuntimeError`` once it is gone)."""
+        window = self._window()
+        if window is None:
+            raise RuntimeError("the dialog this Sizing sized is gone")
+        return window
 
     def _screen_height(self) -> int | None:
         screen = self.window.screen()
