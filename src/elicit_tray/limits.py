@@ -116,36 +116,40 @@ def limit_violations(params: dict[str, Any]) -> list[Violation]:
                     "/requestedSchema/properties", f"more than {MAX_FORM_OPTIONS} options in the form ({options})"
                 )
             )
-    # One walk over all of params: NUL anywhere; inside requestedSchema, the text limits.
-    stack: list[tuple[Any, str, str | None, bool]] = [(params, "", None, False)]
+    # One walk over all of params: NUL anywhere; inside requestedSchema, the text limits. A
+    # node's place is kept as its keys; the JSON Pointer is written only for a violation.
+    stack: list[tuple[Any, tuple[str, ...], str | None, bool]] = [(params, (), None, False)]
     while stack:
-        node, path, parent_key, in_schema = stack.pop()
+        node, parts, parent_key, in_schema = stack.pop()
         if isinstance(node, dict):
             items: Any = node.items()
         elif isinstance(node, list):
             items = ((str(i), v) for i, v in enumerate(node))
         else:
             if isinstance(node, str) and "\x00" in node:
-                problems.append(Violation(path, "contains a NUL character (U+0000)"))
+                problems.append(Violation(pointer(*parts), "contains a NUL character (U+0000)"))
             elif in_schema and too_long(node, MAX_TEXT_CHARS) and parent_key in _TEXT_KEYS | {"enum", "enumNames"}:
-                problems.append(Violation(path, f"longer than {MAX_TEXT_CHARS} characters ({len(node)})"))
+                problems.append(Violation(pointer(*parts), f"longer than {MAX_TEXT_CHARS} characters ({len(node)})"))
             elif in_schema and parent_key == "pattern" and too_long(node, MAX_PATTERN_CHARS):
-                problems.append(Violation(path, f"longer than {MAX_PATTERN_CHARS} characters ({len(node)})"))
+                problems.append(Violation(pointer(*parts), f"longer than {MAX_PATTERN_CHARS} characters ({len(node)})"))
             continue
         if in_schema and parent_key in _OPTION_LISTS and isinstance(node, list) and len(node) > MAX_OPTIONS:
-            problems.append(Violation(path, f"more than {MAX_OPTIONS} options ({len(node)})"))
+            problems.append(Violation(pointer(*parts), f"more than {MAX_OPTIONS} options ({len(node)})"))
+        is_dict = isinstance(node, dict)
         for key, value in items:
-            child = path + pointer(key)
-            if isinstance(node, dict):
+            if is_dict:
                 if "\x00" in key:
-                    problems.append(Violation(child, "the key contains a NUL character (U+0000)"))
+                    problems.append(Violation(pointer(*parts, key), "the key contains a NUL character (U+0000)"))
                 elif in_schema and parent_key in _NAMED_MAPS and len(key) > MAX_TEXT_CHARS:
                     problems.append(
-                        Violation(child, f"the name is longer than {MAX_TEXT_CHARS} characters ({len(key)})")
+                        Violation(
+                            pointer(*parts, key),
+                            f"the name is longer than {MAX_TEXT_CHARS} characters ({len(key)})",
+                        )
                     )
                 child_key: str | None = key
             else:
                 child_key = parent_key  # items of a list: judged by the list's key
-            stack.append((value, child, child_key, in_schema or (path == "" and key == "requestedSchema")))
+            stack.append((value, (*parts, key), child_key, in_schema or (not parts and key == "requestedSchema")))
     problems.sort(key=lambda v: v.path)
     return problems

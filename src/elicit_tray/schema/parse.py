@@ -362,7 +362,8 @@ def _with_default(spec: FieldSpec, prop: dict[str, Any], path: str) -> FieldSpec
     from .values import check_value
 
     default = prop["default"]
-    problem = _default_type_problem(spec, default) or check_value(replace(spec, required=False), default)
+    optional = replace(spec, required=False) if spec.required else spec
+    problem = _default_type_problem(spec, default) or check_value(optional, default)
     if problem:
         log.warning("ignoring the default of %s: %r (%s)", path, default, problem)
         return replace(spec, default_ignored=True)
