@@ -94,8 +94,8 @@ def host_reasons(raw_host: str, ascii_host: str, reasons: list[str], hosts: dict
             registrable = ".".join(shown[-(suffix.count(".") + 1) :])
         if embeds_top_domain(labels, suffix):
             reasons.append("subdomain_embeds_domain")
-        elif suffix and suffix.isascii() and imitates_top_domain(suffix):
-            reasons.append("lookalike_top_domain")  # the site itself: goog1e.com, rnicrosoft.com
+        elif suffix and suffix.isascii() and (imitates_top_domain(suffix) or resembles_top_domain(suffix)):
+            reasons.append("lookalike_top_domain")  # the site itself: goog1e.com, paypai.com
     hosts.update(
         display_host=".".join(shown) + ("." if trailing else ""),
         registrable_domain=registrable,
@@ -154,6 +154,82 @@ def imitates_top_domain(domain: str) -> bool:
         return True
     name = domain.split(".", 1)[0]
     return name not in names and ascii_skeleton(name) in name_skeletons
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    """Whether ``b`` is ``a`` with one character inserted, deleted or replaced (Levenshtein
+    distance exactly 1, in one linear pass)."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    if len(a) == len(b):
+        return a[i + 1 :] == b[i + 1 :]
+    return a[i:] == b[i + 1 :]
+
+
+def _one_swap_apart(a: str, b: str) -> bool:
+    """Whether ``b`` is ``a`` with two neighbouring characters swapped (``gogole``)."""
+    if len(a) != len(b) or a == b:
+        return False
+    diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+
+
+def _likely_other_word(domain: str, top: str) -> bool:
+    """The one-edit matches that are usually another name, not a typo of ``top`` (the false
+    positives Chromium's lookalike check leaves out, ``IsLikelyEditDistanceFalsePositive``):
+    the same name under another suffix (``google.com.tw``), names that differ only in trailing
+    digits (``site45``/``site35``), a difference in the first character only (``hank``/``tank``,
+    ``oodle``/``poodle``), or an inserted hyphen."""
+    name, top_name = domain.split(".", 1)[0], top.split(".", 1)[0]
+    if name == top_name or name.rstrip("0123456789") == top_name.rstrip("0123456789"):
+        return True
+    if domain[1:] == top[1:] or domain == top[1:] or domain[1:] == top:
+        return True
+    if len(domain) != len(top):
+        longer, shorter = (domain, top) if len(domain) > len(top) else (top, domain)
+        i = 0
+        while i < len(shorter) and shorter[i] == longer[i]:
+            i += 1
+        return longer[i] == "-"
+    return False
+
+
+def resembles_top_domain(domain: str) -> bool:
+    """Whether the ASCII registrable ``domain`` (not a listed well-known domain) is a typo of
+    one: spelled, as a :func:`ascii_skeleton`, one character inserted, left out or replaced, or
+    two neighbouring characters swapped, from a listed domain whose name has at least
+    :data:`_MIN_IMITATED_NAME` characters, its own name too (``paypai.com``, ``gooogle.com``,
+    ``linkedln.com``, ``mlcrosoft.com``, ``amazno.com``). The matches
+    :func:`_likely_other_word` describes are not typos. Chromium's edit-distance lookalike
+    heuristic against its top domains, notes section 2.2."""
+    if domain in TOP_DOMAINS or len(domain.split(".", 1)[0]) < _MIN_IMITATED_NAME:
+        return False
+    skeleton = ascii_skeleton(domain)
+    for top, top_skeleton in _top_domain_skeletons():
+        if (_one_edit_apart(skeleton, top_skeleton) or _one_swap_apart(skeleton, top_skeleton)) and not (
+            _likely_other_word(domain, top)
+        ):
+            return True
+    return False
+
+
+_TOP_DOMAIN_SKELETONS: tuple[tuple[str, str], ...] | None = None
+
+
+def _top_domain_skeletons() -> tuple[tuple[str, str], ...]:
+    """(listed domain, its skeleton) for the listed domains whose names have at least
+    :data:`_MIN_IMITATED_NAME` characters, sorted."""
+    global _TOP_DOMAIN_SKELETONS
+    if _TOP_DOMAIN_SKELETONS is None:
+        _TOP_DOMAIN_SKELETONS = tuple(
+            (d, ascii_skeleton(d)) for d in sorted(TOP_DOMAINS) if len(d.split(".", 1)[0]) >= _MIN_IMITATED_NAME
+        )
+    return _TOP_DOMAIN_SKELETONS
 
 
 def embeds_top_domain(labels: list[str], registrable: str | None) -> bool:
