@@ -124,6 +124,20 @@ def ascii_skeleton(domain: str) -> str:
 #: short real names collide with it too easily (``tcl`` reads as ``td``, ``arnd`` as ``amd``).
 _MIN_IMITATED_NAME = 5
 
+_TOP_DOMAIN_SKELETONS: tuple[tuple[str, str], ...] | None = None
+
+
+def _top_domain_skeletons() -> tuple[tuple[str, str], ...]:
+    """(listed domain, its skeleton) for the listed domains whose names have at least
+    :data:`_MIN_IMITATED_NAME` characters, sorted."""
+    global _TOP_DOMAIN_SKELETONS
+    if _TOP_DOMAIN_SKELETONS is None:
+        _TOP_DOMAIN_SKELETONS = tuple(
+            (d, ascii_skeleton(d)) for d in sorted(TOP_DOMAINS) if len(d.split(".", 1)[0]) >= _MIN_IMITATED_NAME
+        )
+    return _TOP_DOMAIN_SKELETONS
+
+
 _TOP_SKELETONS: tuple[frozenset[str], frozenset[str], frozenset[str]] | None = None
 
 
@@ -132,12 +146,11 @@ def _top_skeletons() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     least :data:`_MIN_IMITATED_NAME` characters only."""
     global _TOP_SKELETONS
     if _TOP_SKELETONS is None:
-        long_enough = [d for d in TOP_DOMAINS if len(d.split(".", 1)[0]) >= _MIN_IMITATED_NAME]
-        names = frozenset(d.split(".", 1)[0] for d in TOP_DOMAINS)
+        pairs = _top_domain_skeletons()
         _TOP_SKELETONS = (
-            frozenset(ascii_skeleton(d) for d in long_enough),
-            frozenset(ascii_skeleton(d.split(".", 1)[0]) for d in long_enough),
-            names,
+            frozenset(skeleton for _, skeleton in pairs),
+            frozenset(ascii_skeleton(d.split(".", 1)[0]) for d, _ in pairs),
+            frozenset(d.split(".", 1)[0] for d in TOP_DOMAINS),
         )
     return _TOP_SKELETONS
 
@@ -216,20 +229,6 @@ def resembles_top_domain(domain: str) -> bool:
         ):
             return True
     return False
-
-
-_TOP_DOMAIN_SKELETONS: tuple[tuple[str, str], ...] | None = None
-
-
-def _top_domain_skeletons() -> tuple[tuple[str, str], ...]:
-    """(listed domain, its skeleton) for the listed domains whose names have at least
-    :data:`_MIN_IMITATED_NAME` characters, sorted."""
-    global _TOP_DOMAIN_SKELETONS
-    if _TOP_DOMAIN_SKELETONS is None:
-        _TOP_DOMAIN_SKELETONS = tuple(
-            (d, ascii_skeleton(d)) for d in sorted(TOP_DOMAINS) if len(d.split(".", 1)[0]) >= _MIN_IMITATED_NAME
-        )
-    return _TOP_DOMAIN_SKELETONS
 
 
 def embeds_top_domain(labels: list[str], registrable: str | None) -> bool:
