@@ -203,3 +203,28 @@ def test_an_abandoned_form_leaves_nothing_for_the_garbage_collector(aio):
         _ended(tray, dialog_ref)
     assert left == []
     assert dialog_ref() is None
+
+
+def test_a_frame_built_ahead_and_dropped_leaves_nothing_for_the_garbage_collector(aio):
+    """The next form's frame (built ahead once a dialog ended) is dropped unused when the
+    settings changed since: it goes as a dialog does."""
+    tray = Tray(aio)
+    with collector_off() as left:
+        channel, dialog = tray.ask({"message": "First.", "requestedSchema": EVERY_KIND}, [{"do": "escape"}])
+        del dialog
+        assert tray.reply(channel)["result"] == {"action": "cancel"}
+        tray.settle()
+        spare = tray.presenter._spare
+        assert spare is not None
+        spare_ref = weakref.ref(spare)
+        del spare
+        tray.presenter.arm_delay_ms += 1  # the frame's arming delay no longer matches: not used
+        channel, dialog = tray.ask({"message": "Second.", "requestedSchema": EVERY_KIND}, [{"do": "escape"}])
+        assert dialog is not spare_ref()
+        dialog_ref = weakref.ref(dialog)
+        del dialog
+        assert tray.reply(channel)["result"] == {"action": "cancel"}
+        _ended(tray, dialog_ref)
+        _ended(tray, spare_ref)
+    assert left == []
+    assert spare_ref() is None
