@@ -36,7 +36,6 @@ are escaped, so that no text from a requester can forge a line (:func:`escape_co
 
 from __future__ import annotations
 
-import errno
 import json
 import logging
 import logging.handlers
@@ -51,6 +50,7 @@ from typing import IO, Any, Protocol
 from urllib.parse import SplitResult, urlsplit
 
 from .display import escape_char
+from .paths import PrivateFileRefused, open_private_file
 
 __all__ = [
     "ENV_LOG",
@@ -332,34 +332,17 @@ def open_private_log(path: Path) -> int:
         OSError: it cannot be opened.
     """
     _check_log_dir(path.parent)
-    flags = (
-        os.O_WRONLY
-        | os.O_APPEND
-        | os.O_CREAT
-        | getattr(os, "O_NOFOLLOW", 0)
-        | getattr(os, "O_CLOEXEC", 0)
-        | getattr(os, "O_NONBLOCK", 0)
-        | getattr(os, "O_NOCTTY", 0)
-    )
     try:
-        fd = os.open(path, flags, 0o600)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP or os.path.islink(path):
+        fd, _info = open_private_file(path, os.O_WRONLY | os.O_APPEND, single_link=True)
+    except PrivateFileRefused as refused:
+        if refused.kind == "link":
             raise UnsafeLogFile(f"{path} is a symbolic link; the log is never written through one") from None
-        if exc.errno in (errno.ENXIO, errno.EISDIR):
-            raise UnsafeLogFile(f"{path} is not a regular file") from None
-        raise
+        if refused.kind == "owner":
+            raise UnsafeLogFile(f"{path} is owned by uid {refused.value}, not by you (uid {_uid()})") from None
+        if refused.kind == "links":
+            raise UnsafeLogFile(f"{path} has {refused.value} hard links; the log must be a file of its own") from None
+        raise UnsafeLogFile(f"{path} is not a regular file") from None
     try:
-        info = os.fstat(fd)
-        uid = _uid()
-        if not stat.S_ISREG(info.st_mode):
-            raise UnsafeLogFile(f"{path} is not a regular file")
-        if uid is not None and info.st_uid != uid:
-            raise UnsafeLogFile(f"{path} is owned by uid {info.st_uid}, not by you (uid {uid})")
-        if info.st_nlink != 1:
-            raise UnsafeLogFile(f"{path} has {info.st_nlink} hard links; the log must be a file of its own")
-        if stat.S_IMODE(info.st_mode) != 0o600 and hasattr(os, "fchmod"):
-            os.fchmod(fd, 0o600)
         os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)

@@ -35,6 +35,8 @@ __all__ = [
     "default_socket_dir",
     "check_socket_path_length",
     "ensure_private_dir",
+    "open_private_file",
+    "PrivateFileRefused",
     "lock_path",
     "probe_socket",
     "InstanceLock",
@@ -81,6 +83,60 @@ class SocketPathTooLong(UnsafeDirectory):
 
 def _uid() -> int | None:
     return os.getuid() if hasattr(os, "getuid") else None
+
+
+class PrivateFileRefused(Exception):
+    """:func:`open_private_file` refused the file: ``kind`` is ``"link"`` (a symbolic link),
+    ``"not_regular"`` (a directory, FIFO, device...), ``"owner"`` (``value`` is its owner's uid)
+    or ``"links"`` (``value`` is its hard-link count). Each caller words it for its file."""
+
+    def __init__(self, kind: str, value: int | None = None):
+        super().__init__(kind, value)
+        self.kind = kind
+        self.value = value
+
+
+def open_private_file(path: Path, flags: int, *, single_link: bool = False) -> tuple[int, os.stat_result]:
+    """Open ``path`` with ``flags`` plus ``O_CREAT`` (mode 0600), ``O_NOFOLLOW`` (a symbolic link
+    is refused, never followed), ``O_CLOEXEC`` and ``O_NONBLOCK`` (a FIFO is refused instead of
+    blocking the open; the descriptor stays non-blocking); then it must be a regular file owned
+    by the user (with one hard link when ``single_link``), and its mode is forced to 0600.
+    Returns the descriptor and its ``fstat`` (before the mode was forced).
+
+    Raises:
+        PrivateFileRefused: why the file is refused (the descriptor is closed).
+        OSError: it cannot be opened.
+    """
+    flags |= (
+        os.O_CREAT
+        | getattr(os, "O_NOFOLLOW", 0)
+        | getattr(os, "O_CLOEXEC", 0)
+        | getattr(os, "O_NONBLOCK", 0)
+        | getattr(os, "O_NOCTTY", 0)
+    )
+    try:
+        fd = os.open(path, flags, 0o600)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or os.path.islink(path):
+            raise PrivateFileRefused("link") from None
+        if exc.errno in (errno.ENXIO, errno.EISDIR):
+            raise PrivateFileRefused("not_regular") from None
+        raise
+    try:
+        info = os.fstat(fd)
+        uid = _uid()
+        if not stat.S_ISREG(info.st_mode):
+            raise PrivateFileRefused("not_regular")
+        if uid is not None and info.st_uid != uid:
+            raise PrivateFileRefused("owner", info.st_uid)
+        if single_link and info.st_nlink != 1:
+            raise PrivateFileRefused("links", info.st_nlink)
+        if stat.S_IMODE(info.st_mode) != 0o600 and hasattr(os, "fchmod"):
+            os.fchmod(fd, 0o600)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info
 
 
 def _ours_and_closed(path: str) -> bool:
@@ -253,30 +309,20 @@ class InstanceLock:
         """
         import fcntl
 
-        flags = (
-            os.O_RDWR
-            | os.O_CREAT
-            | getattr(os, "O_NOFOLLOW", 0)
-            | getattr(os, "O_CLOEXEC", 0)
-            | getattr(os, "O_NONBLOCK", 0)
-        )
+        refusals = {
+            "link": f"the lock file {self.path} is a symbolic link; remove it",
+            "not_regular": f"the lock file {self.path} is not a regular file; remove it",
+        }
         for _attempt in range(16):
             try:
-                fd = os.open(self.path, flags, 0o600)
-            except OSError as exc:
-                if exc.errno == errno.ELOOP or os.path.islink(self.path):
-                    raise UnsafeSocketPath(f"the lock file {self.path} is a symbolic link; remove it") from None
-                if exc.errno in (errno.EISDIR, errno.ENXIO):
-                    raise UnsafeSocketPath(f"the lock file {self.path} is not a regular file; remove it") from None
-                raise
+                fd, info = open_private_file(self.path, os.O_RDWR)
+            except PrivateFileRefused as refused:
+                if refused.kind == "owner":
+                    raise UnsafeSocketPath(
+                        f"the lock file {self.path} is owned by uid {refused.value}, not by you"
+                    ) from None
+                raise UnsafeSocketPath(refusals[refused.kind]) from None
             try:
-                info = os.fstat(fd)
-                if not stat.S_ISREG(info.st_mode):
-                    raise UnsafeSocketPath(f"the lock file {self.path} is not a regular file; remove it")
-                if hasattr(os, "getuid") and info.st_uid != os.getuid():
-                    raise UnsafeSocketPath(f"the lock file {self.path} is owned by uid {info.st_uid}, not by you")
-                if stat.S_IMODE(info.st_mode) != 0o600:
-                    os.fchmod(fd, 0o600)
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except BlockingIOError:

@@ -31,6 +31,7 @@ from typing import Any, BinaryIO
 import anyio
 from anyio.abc import Process
 
+from ..paths import PrivateFileRefused, open_private_file
 from .core import AskTray, CancelTray, CompleteTray, Identity, ToHost, ToServer, TrayAnswer, WrapCore
 
 __all__ = ["run_wrap", "wrap_main", "LineSplitter", "SHUTDOWN_GRACE_S", "PROBE_INTERVAL_S", "exit_status"]
@@ -370,6 +371,34 @@ def _signal_group(process: Process, sig: int) -> None:
         pass
 
 
+def _open_wire_log(path: Path) -> BinaryIO:
+    """``path`` opened for appending as a private file (:func:`~elicit_tray.paths.open_private_file`:
+    never through a symbolic link, a regular file of the user's with one link, mode 0600).
+
+    Raises:
+        PrivateFileRefused: the file is refused.
+        OSError: it cannot be opened.
+    """
+    fd, _info = open_private_file(path, os.O_WRONLY | os.O_APPEND, single_link=True)
+    try:
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "ab")
+
+
+def _refusal_text(exc: OSError | PrivateFileRefused) -> str:
+    if isinstance(exc, OSError):
+        return str(exc.strerror or exc)
+    return {
+        "link": "it is a symbolic link",
+        "not_regular": "it is not a regular file",
+        "owner": f"it is owned by uid {exc.value}, not by you",
+        "links": f"it has {exc.value} hard links",
+    }.get(exc.kind, exc.kind)
+
+
 def _note(text: str) -> None:
     """One line on stderr (the host's log), never on stdout."""
     try:
@@ -400,26 +429,33 @@ async def run_wrap(
 
     Returns:
         The exit status: the child's (``128 + n`` if signal ``n`` ended it); 127 if the command
-        was not found, 126 if it could not be run.
+        was not found, 126 if it could not be run, 2 if ``wire_log`` is refused (a symbolic
+        link, not a regular file, another user's, another hard link) or cannot be opened.
     """
     core = WrapCore(policy)
+    log = None
+    if wire_log is not None:  # before the server runs: a refused log starts nothing
+        try:
+            log = _open_wire_log(wire_log)
+        except (OSError, PrivateFileRefused) as exc:
+            _note(f"cannot write the wire log {wire_log}: {_refusal_text(exc)}")
+            return 2
     try:
         process = await anyio.open_process(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, start_new_session=True
         )
     except FileNotFoundError as exc:
         _note(f"cannot run {argv[0]!r}: {exc.strerror or exc}")
+        if log is not None:
+            log.close()
         return 127
     except OSError as exc:
         _note(f"cannot run {argv[0]!r}: {exc.strerror or exc}")
+        if log is not None:
+            log.close()
         return 126
     core.identity = Identity(tuple(argv), os.getpid(), process.pid)
     host = _HostIO(in_fd, out_fd)
-    log = None
-    if wire_log is not None:
-        log = os.fdopen(
-            os.open(wire_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600), "ab"
-        )
     try:
         return await _Shell(argv, core, process, host, socket_path=socket_path, wire_log=log).run()
     finally:
