@@ -577,6 +577,19 @@ def test_the_timing_trace_records_build_show_paint_and_answer_when_asked_for(aio
     assert line["built_ms"] <= line["painted_ms"] <= line["answered_ms"]
 
 
+def test_the_timing_trace_is_never_written_through_a_symbolic_link(aio, tmp_path, monkeypatch):
+    target = tmp_path / "bashrc"
+    target.write_text("echo hi\n")
+    trace = tmp_path / "trace.jsonl"
+    trace.symlink_to(target)
+    monkeypatch.setenv("ELICIT_TRAY_TRACE", str(trace))
+    tray = Tray(aio)
+    channel, _dialog = tray.ask(COPIES, [{"do": "type", "field": "copies", "text": "2"}, {"do": "submit"}])
+    assert tray.reply(channel)["result"] == {"action": "accept", "content": {"copies": 2}}
+    tray.settle()
+    assert target.read_text() == "echo hi\n"
+
+
 def test_a_long_form_paints_its_first_rows_first_and_arms_only_when_every_row_is_built(aio):
     from elicit_tray.elicitation import parse_elicit_params
     from elicit_tray.ui.form_dialog import FIRST_ROWS

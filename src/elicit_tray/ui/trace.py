@@ -12,15 +12,20 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
 import os
 import time
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject
 
+from ..paths import PrivateFileRefused, open_private_file
 from ..request import ElicitationRequest, FormRequest
 
 __all__ = ["ENV_TRACE", "DialogTrace"]
+
+log = logging.getLogger(__name__)
 
 #: The environment variable naming the trace file (appended to).
 ENV_TRACE = "ELICIT_TRAY_TRACE"
@@ -92,5 +97,10 @@ class DialogTrace(QObject):
     def finish(self) -> None:
         """The request ended: append the line."""
         self.mark("answered")
-        with open(self.path, "a", encoding="utf-8") as out:
+        try:  # never through a symbolic link, only the user's own regular file (as the logs)
+            fd, _info = open_private_file(Path(self.path), os.O_WRONLY | os.O_APPEND)
+        except (OSError, PrivateFileRefused) as exc:
+            log.warning("the dialog trace %s is not written: %r", self.path, exc)
+            return
+        with os.fdopen(fd, "a", encoding="utf-8") as out:
             out.write(json.dumps(self.line) + "\n")
