@@ -228,3 +228,44 @@ def test_a_frame_built_ahead_and_dropped_leaves_nothing_for_the_garbage_collecto
         _ended(tray, spare_ref)
     assert left == []
     assert spare_ref() is None
+
+
+@pytest.mark.parametrize("steps, action", [([{"do": "submit"}], "accept"), ([{"do": "escape"}], "cancel")])
+def test_a_form_with_a_countdown_leaves_nothing_for_the_garbage_collector(aio, steps, action):
+    """With a timeout the dialog also holds its countdown, which must not hold it back."""
+    tray = Tray(aio, timeout_s=60)
+    with collector_off() as left:
+        channel, dialog = tray.ask({"message": "Tell me.", "requestedSchema": EVERY_KIND}, steps)
+        assert dialog.countdown is not None
+        dialog_ref = weakref.ref(dialog)
+        del dialog
+        assert tray.reply(channel)["result"]["action"] == action
+        _ended(tray, dialog_ref)
+    assert left == []
+    assert dialog_ref() is None
+
+
+def test_an_expired_dialog_stays_on_screen_saying_so_with_no_one_else_holding_it(aio):
+    """The presenter keeps an expired dialog until it closes by itself, whatever else lets go."""
+    tray = Tray(aio, timeout_s=60)
+    channel = tray.connect()
+    tray.send(
+        channel,
+        {
+            "jsonrpc": "2.0",
+            "id": 8,
+            "method": "elicitation/create",
+            "params": {"message": "Anyone?", "requestedSchema": EVERY_KIND},
+        },
+    )
+    dialog_ref = weakref.ref(tray.run(tray.shown.get()))
+    tray.disconnect(channel)
+    gc.collect()
+    dialog = dialog_ref()
+    assert dialog is not None and isValid(dialog) and dialog.isVisible()
+    assert dialog.expired
+    assert "no longer waiting" in dialog.status_label.text()
+    dialog.close()
+    del dialog
+    _ended(tray, dialog_ref)
+    assert dialog_ref() is None

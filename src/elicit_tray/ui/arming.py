@@ -20,7 +20,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import cast
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QInputEvent, QInputMethodEvent, QKeyEvent
@@ -87,14 +86,21 @@ class Arming(QObject):
     @property
     def window(self) -> QWidget:
         """The dialog (this object's Qt parent: no Python reference back to it, so that the
-        dialog's Python side is freed as soon as the dialog is, not by a garbage collection)."""
-        return cast(QWidget, self.parent())
+        dialog's Python side is freed when the dialog is, not by a garbage collection).
+
+        Raises:
+            RuntimeError: the dialog is gone.
+        """
+        window = self.parent()
+        if not isinstance(window, QWidget):
+            raise RuntimeError("the arming's dialog is gone")
+        return window
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
         """The window became active (or was shown active): arm again after the delay, since keys
         may still be meant for the window the user came from; it stopped being active: disarm."""
         kind = event.type()
-        if watched is self.window and kind in (QEvent.Type.ActivationChange, QEvent.Type.Show):
+        if kind in (QEvent.Type.ActivationChange, QEvent.Type.Show) and watched is self.window:
             if self.window.isActiveWindow():
                 if kind == QEvent.Type.ActivationChange or not self.is_armed:
                     self.restart()

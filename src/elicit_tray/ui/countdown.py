@@ -43,7 +43,6 @@ class Countdown(QObject):
 
     def __init__(self, window: QWidget, seconds: int, *, clock: Callable[[], float] = time.monotonic):
         super().__init__(window)
-        self.window = window
         self.seconds = seconds
         self.clock = clock
         self.remaining = seconds
@@ -54,6 +53,19 @@ class Countdown(QObject):
         self._timer.timeout.connect(self.tick)
         self.label: QLabel = plain_label("", selectable=False)
         self.label.setObjectName("countdown")
+
+    @property
+    def window(self) -> QWidget:
+        """The dialog (this object's Qt parent: no Python reference back to it, so that the
+        dialog's Python side is freed when the dialog is, not by a garbage collection).
+
+        Raises:
+            RuntimeError: the dialog is gone.
+        """
+        window = self.parent()
+        if not isinstance(window, QWidget):
+            raise RuntimeError("the countdown's dialog is gone")
+        return window
 
     @property
     def is_running(self) -> bool:

@@ -9,6 +9,7 @@ Alt+D declines; every control has an accessible name (its title) and description
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
@@ -104,8 +105,10 @@ class FormDialog(ElicitationDialog):
         self._form = form
         self._later = list(zip(self.spec.fields, mnemonics, strict=True))
         self._building = False
-        later = self._later  # the closure holds the list, not the dialog: no reference cycle
-        self.arming.ready = lambda: not later  # Accept arms only when every row exists
+        # Accept arms only when every row exists; asked through a weak reference, so that the
+        # arming (which the dialog holds) holds nothing of the dialog back.
+        rows_built = weakref.WeakMethod(self._every_row_built)
+        self.arming.ready = lambda: (check := rows_built()) is not None and check()
         self._build_rows(FIRST_ROWS)
         if not self.spec.fields:
             form_box.hide()
@@ -117,6 +120,9 @@ class FormDialog(ElicitationDialog):
         for spec, label_text in self._later[:count]:
             self.rows[spec.name] = self._add_row(self._form, spec, self.widgets, label_text)
         del self._later[:count]
+
+    def _every_row_built(self) -> bool:
+        return not self._later
 
     def _build_later(self) -> None:
         """One more batch of rows; when the last one is in: tab order, validation, arming."""

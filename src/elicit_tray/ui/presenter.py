@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -134,9 +133,9 @@ class Presenter(QObject):
         super().__init__()
         self.max_shown = max(1, max_shown)
         self.waiting: dict[str, _Pending] = {}
-        #: Expired dialogs still saying so, oldest first; weak, so that one that closed by itself
-        #: is freed at once, not kept until the next one expires.
-        self._expired: list[weakref.ref[ElicitationDialog]] = []
+        #: Expired dialogs still saying so, oldest first; each leaves the list when it is
+        #: destroyed (it closes by itself), so that it is freed then, not at the next expiry.
+        self._expired: list[ElicitationDialog] = []
         self._promoting = False
         self.timeout_s = timeout_s
         self.opener = opener
@@ -389,11 +388,16 @@ class Presenter(QObject):
     def _linger(self, dialog: ElicitationDialog) -> None:
         """``dialog`` expired and says so for a while; over :data:`MAX_EXPIRED_ON_SCREEN` such
         dialogs, the oldest close now (closing an expired dialog sends nothing)."""
-        lingering = [d for d in (ref() for ref in self._expired) if d is not None and isValid(d) and d.isVisible()]
-        lingering.append(dialog)
-        while len(lingering) > MAX_EXPIRED_ON_SCREEN:
-            lingering.pop(0).close()
-        self._expired = [weakref.ref(d) for d in lingering]
+        self._expired = [d for d in self._expired if isValid(d) and d.isVisible()]
+        self._expired.append(dialog)
+        key = id(dialog)  # the slot holds no reference to the dialog
+        dialog.destroyed.connect(lambda *_: self._forget_expired(key))
+        while len(self._expired) > MAX_EXPIRED_ON_SCREEN:
+            self._expired.pop(0).close()
+
+    def _forget_expired(self, key: int) -> None:
+        """The expired dialog whose ``id()`` is ``key`` was destroyed: it leaves the list."""
+        self._expired = [d for d in self._expired if id(d) != key]
 
     @staticmethod
     def _cascade(dialog: ElicitationDialog, others: list[ElicitationDialog]) -> None:

@@ -97,10 +97,11 @@ class DialogTrace(QObject):
     def finish(self) -> None:
         """The request ended: append the line."""
         self.mark("answered")
-        try:  # never through a symbolic link, only the user's own regular file (as the logs)
-            fd, _info = open_private_file(Path(self.path), os.O_WRONLY | os.O_APPEND)
-        except (OSError, PrivateFileRefused) as exc:
-            log.warning("the dialog trace %s is not written: %r", self.path, exc)
-            return
-        with os.fdopen(fd, "a", encoding="utf-8") as out:
-            out.write(json.dumps(self.line) + "\n")
+        try:  # as the logs: never through a symbolic link, only the user's own regular file
+            fd, _info = open_private_file(Path(self.path), os.O_WRONLY | os.O_APPEND, single_link=True)
+            with os.fdopen(fd, "a", encoding="utf-8") as out:
+                out.write(json.dumps(self.line) + "\n")
+        except PrivateFileRefused as refused:  # never in the way of the answer
+            log.warning("the dialog trace %s is not written (refused: %s)", self.path, refused.kind)
+        except OSError as exc:
+            log.warning("the dialog trace %s is not written: %s", self.path, exc.strerror or exc)

@@ -441,29 +441,29 @@ async def run_wrap(
             _note(f"cannot write the wire log {wire_log}: {_refusal_text(exc)}")
             return 2
     try:
-        process = await anyio.open_process(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, start_new_session=True
-        )
-    except FileNotFoundError as exc:
-        _note(f"cannot run {argv[0]!r}: {exc.strerror or exc}")
-        if log is not None:
-            log.close()
-        return 127
-    except OSError as exc:
-        _note(f"cannot run {argv[0]!r}: {exc.strerror or exc}")
-        if log is not None:
-            log.close()
-        return 126
-    core.identity = Identity(tuple(argv), os.getpid(), process.pid)
-    host = _HostIO(in_fd, out_fd)
-    try:
-        return await _Shell(argv, core, process, host, socket_path=socket_path, wire_log=log).run()
+        try:
+            process = await anyio.open_process(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, start_new_session=True
+            )
+        except FileNotFoundError as exc:
+            _note(f"cannot run {argv[0]!r}: {exc.strerror or exc}")
+            return 127
+        except OSError as exc:
+            _note(f"cannot run {argv[0]!r}: {exc.strerror or exc}")
+            return 126
+        core.identity = Identity(tuple(argv), os.getpid(), process.pid)
+        try:
+            host = _HostIO(in_fd, out_fd)
+            try:
+                return await _Shell(argv, core, process, host, socket_path=socket_path, wire_log=log).run()
+            finally:
+                host.restore()
+        finally:
+            if process.returncode is None:
+                _signal_group(process, getattr(signal, "SIGKILL", signal.SIGTERM))
     finally:
-        host.restore()
         if log is not None:
             log.close()
-        if process.returncode is None:
-            _signal_group(process, getattr(signal, "SIGKILL", signal.SIGTERM))
 
 
 def wrap_main(
