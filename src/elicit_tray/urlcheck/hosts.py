@@ -9,7 +9,7 @@ import ipaddress
 import re
 import unicodedata
 
-from .data import TOP_DOMAINS, icann_psl, psl
+from .data import TOP_DOMAINS, icann_psl, psl, skeleton_top_domains
 from .idn import LABELS_TO_CHECK, idn_labels
 
 __all__ = ["ascii_skeleton", "embedded_ipv4", "embeds_top_domain", "host_reasons", "imitates_top_domain", "is_local_ip"]
@@ -169,66 +169,84 @@ def imitates_top_domain(domain: str) -> bool:
     return name not in names and ascii_skeleton(name) in name_skeletons
 
 
-def _one_edit_apart(a: str, b: str) -> bool:
-    """Whether ``b`` is ``a`` with one character inserted, deleted or replaced (Levenshtein
-    distance exactly 1, in one linear pass)."""
-    if a == b or abs(len(a) - len(b)) > 1:
+#: Letters a reader takes for each other in a host name (beyond what :func:`ascii_skeleton`
+#: folds): one replacing the other is a typo worth a warning, any other replacement is not.
+_LOOK_ALIKE_LETTERS = frozenset({frozenset("il"), frozenset("gq"), frozenset("uv"), frozenset("ij")})
+
+#: Suffixes one slip away from ``com`` that typo-squatters register a well-known name under
+#: (``paypal.cm``, ``amazon.om``, ``google.con``).
+_COM_TYPOS = frozenset({"cm", "om", "con", "cmo", "ocm", "co.com"})
+
+#: Real sites one typo-like edit from a listed one (they are not imitations).
+_REAL_NEIGHBOURS = frozenset({"loews.com", "revolt.com"})
+
+
+def _typo_of(name: str, top: str) -> bool:
+    """Whether ``name`` is ``top`` (both skeletons) with one slip a reader may not see: a
+    look-alike letter for another (``paypai``, ``lnstagram``), a letter doubled or a double
+    undone (``gooogle``, ``twiter``), a letter or a hyphen missing or added inside the name
+    (``yotube``, ``pay-pal``), two neighbours swapped (``amazno``). A different first or last
+    letter, or a letter added at either end, makes another word (``stripes``, ``forge``,
+    ``europe``), not a typo."""
+    if name == top:
         return False
-    if len(a) > len(b):
-        a, b = b, a
+    if len(name) == len(top):
+        diff = [i for i, (x, y) in enumerate(zip(name, top, strict=True)) if x != y]
+        if len(diff) == 1:
+            return frozenset((name[diff[0]], top[diff[0]])) in _LOOK_ALIKE_LETTERS
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and name[diff[0]] == top[diff[1]]
+            and name[diff[1]] == top[diff[0]]
+        )
+    if abs(len(name) - len(top)) != 1:
+        return False
+    longer, shorter = (name, top) if len(name) > len(top) else (top, name)
     i = 0
-    while i < len(a) and a[i] == b[i]:
+    while i < len(shorter) and shorter[i] == longer[i]:
         i += 1
-    if len(a) == len(b):
-        return a[i + 1 :] == b[i + 1 :]
-    return a[i:] == b[i + 1 :]
-
-
-def _one_swap_apart(a: str, b: str) -> bool:
-    """Whether ``b`` is ``a`` with two neighbouring characters swapped (``gogole``)."""
-    if len(a) != len(b) or a == b:
+    if longer[:i] + longer[i + 1 :] != shorter:
         return False
-    diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
-    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
-
-
-def _likely_other_word(domain: str, top: str) -> bool:
-    """The one-edit matches that are usually another name, not a typo of ``top`` (the false
-    positives Chromium's lookalike check leaves out, ``IsLikelyEditDistanceFalsePositive``):
-    the same name under another suffix (``google.com.tw``), names that differ only in trailing
-    digits (``site45``/``site35``), a difference in the first character only (``hank``/``tank``,
-    ``oodle``/``poodle``), or an inserted hyphen."""
-    name, top_name = domain.split(".", 1)[0], top.split(".", 1)[0]
-    if name == top_name or name.rstrip("0123456789") == top_name.rstrip("0123456789"):
-        return True
-    if domain[1:] == top[1:] or domain == top[1:] or domain[1:] == top:
-        return True
-    if len(domain) != len(top):
-        longer, shorter = (domain, top) if len(domain) > len(top) else (top, domain)
-        i = 0
-        while i < len(shorter) and shorter[i] == longer[i]:
-            i += 1
-        return longer[i] == "-"
-    return False
+    extra = longer[i]
+    doubled = (i > 0 and longer[i - 1] == extra) or (i + 1 < len(longer) and longer[i + 1] == extra)
+    inside = 0 < i < len(longer) - 1
+    return doubled or inside
 
 
 def resembles_top_domain(domain: str) -> bool:
-    """Whether the ASCII registrable ``domain`` (not a listed well-known domain) is a typo of
-    one: spelled, as a :func:`ascii_skeleton`, one character inserted, left out or replaced, or
-    two neighbouring characters swapped, from a listed domain whose name has at least
-    :data:`_MIN_IMITATED_NAME` characters, its own name too (``paypai.com``, ``gooogle.com``,
-    ``linkedln.com``, ``mlcrosoft.com``, ``amazno.com``). The matches
-    :func:`_likely_other_word` describes are not typos. Chromium's edit-distance lookalike
-    heuristic against its top domains, notes section 2.2."""
-    if domain in TOP_DOMAINS or len(domain.split(".", 1)[0]) < _MIN_IMITATED_NAME:
+    """Whether the ASCII registrable ``domain`` (not a listed or otherwise well-known site) is
+    a typo of a listed domain whose name has at least :data:`_MIN_IMITATED_NAME` characters:
+    the same suffix and a name :func:`_typo_of` it (skeletons compared: ``paypai.com``,
+    ``gooogle.com``, ``linkedln.com``, ``amazno.com``, ``pay-pal.com``), or the listed name
+    under a suffix one slip from ``com`` (``paypal.cm``). Modelled on Chromium's edit-distance
+    lookalike check (notes section 2.2), narrowed to the slips a reader misses, since a consent
+    dialog has no list of the ten thousand sites Chromium knows to be real."""
+    if domain in TOP_DOMAINS or domain in _REAL_NEIGHBOURS or domain in _known_sites():
         return False
-    skeleton = ascii_skeleton(domain)
-    for top, top_skeleton in _top_domain_skeletons():
-        if (_one_edit_apart(skeleton, top_skeleton) or _one_swap_apart(skeleton, top_skeleton)) and not (
-            _likely_other_word(domain, top)
-        ):
+    name, _, suffix = domain.partition(".")
+    if len(name) < _MIN_IMITATED_NAME - 1:
+        return False
+    if suffix in _COM_TYPOS and f"{name}.com" in TOP_DOMAINS:
+        return True
+    name_skeleton = ascii_skeleton(name)
+    for _top, top_skeleton in _top_domain_skeletons():
+        top_name, _, top_suffix = top_skeleton.partition(".")
+        if top_suffix == ascii_skeleton(suffix) and _typo_of(name_skeleton, top_name):
             return True
     return False
+
+
+_KNOWN_SITES: frozenset[str] | None = None
+
+
+def _known_sites() -> frozenset[str]:
+    """Every domain of the skeleton match's lists (:func:`.data.skeleton_top_domains`): real,
+    widely visited sites, never called a typo of another."""
+    global _KNOWN_SITES
+    if _KNOWN_SITES is None:
+        _KNOWN_SITES = frozenset(skeleton_top_domains())
+    return _KNOWN_SITES
 
 
 def embeds_top_domain(labels: list[str], registrable: str | None) -> bool:
