@@ -798,6 +798,10 @@
         <translation>يبدو اسم الموقع مطابقًا تقريبًا لموقع معروف.</translation>
     </message>
     <message>
+        <source>It looks like {domain}, but it is not that site.</source>
+        <translation>يبدو مثل {domain}، لكنه ليس ذلك الموقع.</translation>
+    </message>
+    <message>
         <source>The site name contains symbols or characters that are not allowed in trustworthy site names.</source>
         <translation>يحتوي اسم الموقع على رموز أو أحرف غير مسموح بها في أسماء المواقع الموثوقة.</translation>
     </message>

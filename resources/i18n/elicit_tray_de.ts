@@ -798,6 +798,10 @@
         <translation>Der Website-Name sieht fast genauso aus wie der einer bekannten Website.</translation>
     </message>
     <message>
+        <source>It looks like {domain}, but it is not that site.</source>
+        <translation>Sie sieht aus wie {domain}, ist aber nicht diese Website.</translation>
+    </message>
+    <message>
         <source>The site name contains symbols or characters that are not allowed in trustworthy site names.</source>
         <translation>Der Website-Name enthält Symbole oder Zeichen, die in vertrauenswürdigen Website-Namen nicht erlaubt sind.</translation>
     </message>

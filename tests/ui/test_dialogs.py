@@ -267,6 +267,23 @@ def test_http_to_loopback_opens_with_a_warning(aio):
     tray.disconnect(channel)
 
 
+@pytest.mark.parametrize(
+    "url, imitated",
+    [("https://paypai.com/signin", "paypal.com"), ("https://rnicrosoft.co.uk/", "microsoft.com")],
+)
+def test_a_look_alike_site_is_named_with_the_well_known_site_it_imitates(aio, url, imitated):
+    from elicit_tray.ui.url_dialog import ltr_isolated
+
+    tray = Tray(aio)
+    channel, dialog = tray.ask(dict(URL, url=url), [])
+    assert dialog.warnings == [
+        "The site name looks almost identical to a well-known site. "
+        f"It looks like {ltr_isolated(imitated)}, but it is not that site."
+    ]
+    assert f"It looks like {ltr_isolated(imitated)}, but it is not that site." in shown_texts(dialog)
+    tray.disconnect(channel)
+
+
 def test_the_url_dialog_focuses_the_button_that_commits_nothing(aio, qtbot):
     tray = Tray(aio)
     channel, dialog = tray.ask(URL, [])

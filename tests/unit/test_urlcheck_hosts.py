@@ -328,3 +328,22 @@ def test_a_swap_of_neighbours_is_a_typo_and_a_letter_added_at_either_end_is_not(
     assert _typo_of(swapped, a) == (swapped != a)
     for end in ("z" + a, a + "z"):
         assert not _typo_of(end, a)
+
+
+@pytest.mark.parametrize(
+    "url, imitated",
+    [
+        ("https://paypai.com/", "paypal.com"),
+        ("https://www.gooogle.com/", "google.com"),
+        ("https://goog1e.com/", "google.com"),
+        ("https://goog1e.co.uk/", "google.co.uk"),
+        ("https://rnicrosoft.co.uk/", "microsoft.com"),  # the name under another suffix
+        ("https://paypal.cm/", "paypal.com"),
+        ("https://amazno.com/", "amazon.com"),
+        ("https://example.com/", None),
+        ("https://google.com/", None),
+        ("https://google.com.evil.example/", None),  # an embedding names no single imitation
+    ],
+)
+def test_a_look_alike_names_the_well_known_domain_it_imitates(url, imitated):
+    assert analyze_url(url).imitated_domain == imitated

@@ -19,7 +19,7 @@ from PySide6.QtGui import QFont, QFontMetricsF, QResizeEvent, QShowEvent, QTextD
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QWidget
 
 from ..request import Accepted, UrlRequest
-from ..urlcheck import REASONS, visible_url
+from ..urlcheck import REASONS, UrlAnalysis, visible_url
 from .base import ARM_DELAY_MS, ElicitationDialog, plain_label, warning_label
 from .i18n import translate
 
@@ -209,9 +209,15 @@ class _HostLabel(QLabel):
         self._show_for(self.contentsRect().width())
 
 
-def _describe_reason(reason: str) -> str:
-    """The plain-words sentence of a reason id, in the user's language (context "UrlReasons")."""
-    return translate("UrlReasons", REASONS[reason]) if reason in REASONS else reason
+def _describe_reason(reason: str, analysis: UrlAnalysis) -> str:
+    """The plain-words sentence of a reason id, in the user's language (context "UrlReasons");
+    a look-alike also names the well-known site it imitates."""
+    text = translate("UrlReasons", REASONS[reason]) if reason in REASONS else reason
+    if reason == "lookalike_top_domain" and analysis.imitated_domain:
+        text += " " + translate("UrlReasons", "It looks like {domain}, but it is not that site.").format(
+            domain=ltr_isolated(analysis.imitated_domain)
+        )
+    return text
 
 
 class UrlDialog(ElicitationDialog):
@@ -280,7 +286,7 @@ class UrlDialog(ElicitationDialog):
                 forms.setObjectName("host-forms")
                 self.body.addWidget(forms)
 
-        self.warnings: list[str] = [_describe_reason(r) for r in analysis.reasons]
+        self.warnings: list[str] = [_describe_reason(r, analysis) for r in analysis.reasons]
         if analysis.verdict == "refuse":
             if analysis.scheme and analysis.scheme not in ("http", "https"):
                 head = translate("UrlDialog", "This address cannot be opened (its scheme is “{scheme}:”).").format(

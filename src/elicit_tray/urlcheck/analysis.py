@@ -44,6 +44,9 @@ class UrlAnalysis:
     scheme: str | None
     ascii_host: str | None
     unicode_host: str | None
+    #: With ``lookalike_top_domain``: the well-known domain this site's is spelled like or a
+    #: typo of (``paypal.com`` for ``paypai.com``), else None. Not part of :meth:`to_json`.
+    imitated_domain: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return ``{"verdict", "reasons" (list), "display_host", "registrable_domain"}``."""
@@ -92,6 +95,7 @@ def _result(url: str, reasons: list[str], scheme: str | None, **hosts: str | Non
         href=hosts.get("href"),
         ascii_host=hosts.get("ascii_host"),
         unicode_host=hosts.get("unicode_host"),
+        imitated_domain=hosts.get("imitated_domain"),
     )
 
 

@@ -12,7 +12,15 @@ import unicodedata
 from .data import TOP_DOMAINS, icann_psl, psl, skeleton_top_domains
 from .idn import LABELS_TO_CHECK, idn_labels
 
-__all__ = ["ascii_skeleton", "embedded_ipv4", "embeds_top_domain", "host_reasons", "imitates_top_domain", "is_local_ip"]
+__all__ = [
+    "ascii_skeleton",
+    "embedded_ipv4",
+    "embeds_top_domain",
+    "host_reasons",
+    "imitated_by_spelling",
+    "imitated_by_typo",
+    "is_local_ip",
+]
 
 #: IPv6 prefixes that carry an IPv4 address in their last 32 bits (RFC 6052 NAT64 well-known
 #: prefix; RFC 4291 2.5.5.1 IPv4-compatible) - besides IPv4-mapped and 6to4, which
@@ -94,8 +102,11 @@ def host_reasons(raw_host: str, ascii_host: str, reasons: list[str], hosts: dict
             registrable = ".".join(shown[-(suffix.count(".") + 1) :])
         if embeds_top_domain(labels, suffix):
             reasons.append("subdomain_embeds_domain")
-        elif suffix and suffix.isascii() and (imitates_top_domain(suffix) or resembles_top_domain(suffix)):
-            reasons.append("lookalike_top_domain")  # the site itself: goog1e.com, paypai.com
+        elif suffix and suffix.isascii():
+            imitated = imitated_by_spelling(suffix) or imitated_by_typo(suffix)
+            if imitated is not None:  # the site itself: goog1e.com, paypai.com
+                reasons.append("lookalike_top_domain")
+                hosts["imitated_domain"] = imitated
     hosts.update(
         display_host=".".join(shown) + ("." if trailing else ""),
         registrable_domain=registrable,
@@ -138,35 +149,38 @@ def _top_domain_skeletons() -> tuple[tuple[str, str], ...]:
     return _TOP_DOMAIN_SKELETONS
 
 
-_TOP_SKELETONS: tuple[frozenset[str], frozenset[str], frozenset[str]] | None = None
+_TOP_SKELETONS: tuple[dict[str, str], dict[str, str], frozenset[str]] | None = None
 
 
-def _top_skeletons() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """(skeletons of the listed domains, skeletons of their names, their names), names of at
-    least :data:`_MIN_IMITATED_NAME` characters only."""
+def _top_skeletons() -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
+    """(skeleton of a listed domain -> that domain, skeleton of a listed name -> a listed
+    domain with that name, ``.com`` first; all listed names), names of at least
+    :data:`_MIN_IMITATED_NAME` characters only in the two maps."""
     global _TOP_SKELETONS
     if _TOP_SKELETONS is None:
-        pairs = _top_domain_skeletons()
-        _TOP_SKELETONS = (
-            frozenset(skeleton for _, skeleton in pairs),
-            frozenset(ascii_skeleton(d.split(".", 1)[0]) for d, _ in pairs),
-            frozenset(d.split(".", 1)[0] for d in TOP_DOMAINS),
-        )
+        pairs = sorted(_top_domain_skeletons(), key=lambda pair: (not pair[0].endswith(".com"), pair[0]))
+        by_skeleton: dict[str, str] = {}
+        by_name: dict[str, str] = {}
+        for domain, skeleton in pairs:
+            by_skeleton.setdefault(skeleton, domain)
+            by_name.setdefault(ascii_skeleton(domain.split(".", 1)[0]), domain)
+        _TOP_SKELETONS = (by_skeleton, by_name, frozenset(d.split(".", 1)[0] for d in TOP_DOMAINS))
     return _TOP_SKELETONS
 
 
-def imitates_top_domain(domain: str) -> bool:
-    """Whether the ASCII ``domain`` is not a listed well-known domain but is spelled like one
-    whose name has at least :data:`_MIN_IMITATED_NAME` characters: the same skeleton
-    (``goog1e.com``, ``paypa1.co.uk`` for ``paypal.co.uk``), or a name with the skeleton of a
-    well-known name under any suffix (``rnicrosoft.co.uk``, ``app1e.de``)."""
-    domains, name_skeletons, names = _top_skeletons()
+def imitated_by_spelling(domain: str) -> str | None:
+    """The listed well-known domain the ASCII ``domain`` (not itself listed) is spelled like,
+    or None: the same skeleton (``goog1e.com``, ``paypa1.co.uk`` for ``paypal.co.uk``), or a
+    name with the skeleton of a listed name of at least :data:`_MIN_IMITATED_NAME` characters
+    under any suffix (``rnicrosoft.co.uk``, ``app1e.de``)."""
+    by_skeleton, by_name, names = _top_skeletons()
     if domain in TOP_DOMAINS:
-        return False
-    if ascii_skeleton(domain) in domains:
-        return True
+        return None
+    match = by_skeleton.get(ascii_skeleton(domain))
+    if match is not None:
+        return match
     name = domain.split(".", 1)[0]
-    return name not in names and ascii_skeleton(name) in name_skeletons
+    return None if name in names else by_name.get(ascii_skeleton(name))
 
 
 #: Letters a reader takes for each other in a host name (beyond what :func:`ascii_skeleton`
@@ -214,27 +228,28 @@ def _typo_of(name: str, top: str) -> bool:
     return doubled or inside
 
 
-def resembles_top_domain(domain: str) -> bool:
-    """Whether the ASCII registrable ``domain`` (not a listed or otherwise well-known site) is
-    a typo of a listed domain whose name has at least :data:`_MIN_IMITATED_NAME` characters:
-    the same suffix and a name :func:`_typo_of` it (skeletons compared: ``paypai.com``,
-    ``gooogle.com``, ``linkedln.com``, ``amazno.com``, ``pay-pal.com``), or the listed name
-    under a suffix one slip from ``com`` (``paypal.cm``). Modelled on Chromium's edit-distance
-    lookalike check (notes section 2.2), narrowed to the slips a reader misses, since a consent
-    dialog has no list of the ten thousand sites Chromium knows to be real."""
+def imitated_by_typo(domain: str) -> str | None:
+    """The listed well-known domain the ASCII registrable ``domain`` (not a listed or otherwise
+    well-known site) is a typo of, or None: a listed domain whose name has at least
+    :data:`_MIN_IMITATED_NAME` characters, with the same suffix and a name ``domain``'s is
+    :func:`_typo_of` (skeletons compared: ``paypai.com``, ``gooogle.com``, ``linkedln.com``,
+    ``amazno.com``, ``pay-pal.com``), or the listed name under a suffix one slip from ``com``
+    (``paypal.cm``). Modelled on Chromium's edit-distance lookalike check (notes section 2.2),
+    narrowed to the slips a reader misses, since a consent dialog has no list of the ten
+    thousand sites Chromium knows to be real."""
     if domain in TOP_DOMAINS or domain in _REAL_NEIGHBOURS or domain in _known_sites():
-        return False
+        return None
     name, _, suffix = domain.partition(".")
     if len(name) < _MIN_IMITATED_NAME - 1:
-        return False
+        return None
     if suffix in _COM_TYPOS and f"{name}.com" in TOP_DOMAINS:
-        return True
-    name_skeleton = ascii_skeleton(name)
-    for _top, top_skeleton in _top_domain_skeletons():
+        return f"{name}.com"
+    name_skeleton, suffix_skeleton = ascii_skeleton(name), ascii_skeleton(suffix)
+    for top, top_skeleton in _top_domain_skeletons():
         top_name, _, top_suffix = top_skeleton.partition(".")
-        if top_suffix == ascii_skeleton(suffix) and _typo_of(name_skeleton, top_name):
-            return True
-    return False
+        if top_suffix == suffix_skeleton and _typo_of(name_skeleton, top_name):
+            return top
+    return None
 
 
 _KNOWN_SITES: frozenset[str] | None = None
@@ -272,6 +287,6 @@ def embeds_top_domain(labels: list[str], registrable: str | None) -> bool:
             if i + k >= len(labels):
                 break
             domain = ".".join(labels[i : i + k])
-            if domain != registrable and (domain in TOP_DOMAINS or imitates_top_domain(domain)):
+            if domain != registrable and (domain in TOP_DOMAINS or imitated_by_spelling(domain) is not None):
                 return True
     return False
