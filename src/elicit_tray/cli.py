@@ -353,6 +353,8 @@ def _check_url(args: argparse.Namespace) -> int:
     print(f"verdict:            {analysis.verdict}")
     print(f"display host:       {analysis.display_host or '-'}")
     print(f"registrable domain: {analysis.registrable_domain or '-'}")
+    if analysis.imitated_domain:
+        print(f"looks like:         {analysis.imitated_domain} (a well-known site it is not)")
     for reason in analysis.reasons:
         print(f"- {reason}: {REASONS.get(reason, '')}")
     return 0

@@ -347,3 +347,21 @@ def test_a_swap_of_neighbours_is_a_typo_and_a_letter_added_at_either_end_is_not(
 )
 def test_a_look_alike_names_the_well_known_domain_it_imitates(url, imitated):
     assert analyze_url(url).imitated_domain == imitated
+
+
+def test_check_url_names_the_site_a_look_alike_imitates(capsys):
+    from elicit_tray.cli import main as cli_main
+
+    assert cli_main(["check-url", "https://www.paypai.com/signin"]) == 0
+    assert capsys.readouterr().out == (
+        "verdict:            warn\n"
+        "display host:       www.paypai.com\n"
+        "registrable domain: paypai.com\n"
+        "looks like:         paypal.com (a well-known site it is not)\n"
+        "- lookalike_top_domain: The site name looks almost identical to a well-known site.\n"
+    )
+    assert cli_main(["check-url", "--json", "https://www.paypai.com/signin"]) == 0
+    assert capsys.readouterr().out == (
+        '{"verdict": "warn", "reasons": ["lookalike_top_domain"], "display_host": "www.paypai.com", '
+        '"registrable_domain": "paypai.com"}\n'
+    )
