@@ -23,6 +23,7 @@ from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
 from shiboken6 import isValid
 
+from elicit_tray.ui.scripted import perform
 from tests.ui.harness import Tray
 
 EVERY_KIND = {
@@ -268,4 +269,25 @@ def test_an_expired_dialog_stays_on_screen_saying_so_with_no_one_else_holding_it
     dialog.close()
     del dialog
     _ended(tray, dialog_ref)
+    assert dialog_ref() is None
+
+
+def test_a_form_whose_calendar_was_opened_leaves_nothing_for_the_garbage_collector(aio):
+    """A date picker keeps a watcher of its calendar once the calendar has opened."""
+    tray = Tray(aio)
+    with collector_off() as left:
+        channel, dialog = tray.ask({"message": "When?", "requestedSchema": EVERY_KIND}, [])
+        picker = dialog.rows["day"].adapter.edit
+        picker.open_calendar()
+        assert picker._popup is not None
+        picker.calendarWidget().window().hide()  # closed without a pick
+        tray.settle()
+        del picker
+        tray.arm(dialog)  # the dialog is active again once the calendar closed
+        perform(dialog, [{"do": "submit"}])
+        dialog_ref = weakref.ref(dialog)
+        del dialog
+        assert tray.reply(channel)["result"]["action"] == "accept"
+        _ended(tray, dialog_ref)
+    assert left == []
     assert dialog_ref() is None

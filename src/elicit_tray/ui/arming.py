@@ -27,7 +27,7 @@ from PySide6.QtWidgets import QScrollBar, QWidget
 from shiboken6 import isValid
 
 from .activity import keys_held
-from .application import application
+from .application import application, parent_as
 
 __all__ = ["ARM_DELAY_MS", "Arming", "InputGate"]
 
@@ -85,16 +85,8 @@ class Arming(QObject):
 
     @property
     def window(self) -> QWidget:
-        """The dialog (this object's Qt parent: no Python reference back to it, so that the
-        dialog's Python side is freed when the dialog is, not by a garbage collection).
-
-        Raises:
-            RuntimeError: the dialog is gone.
-        """
-        window = self.parent()
-        if not isinstance(window, QWidget):
-            raise RuntimeError("the arming's dialog is gone")
-        return window
+        """The dialog: its Qt parent (:func:`~.application.parent_as`)."""
+        return parent_as(self, QWidget)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
         """The window became active (or was shown active): arm again after the delay, since keys

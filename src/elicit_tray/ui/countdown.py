@@ -15,6 +15,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
+from .application import parent_as
 from .arming import InputGate
 from .i18n import translate
 from .labels import plain_label
@@ -56,16 +57,8 @@ class Countdown(QObject):
 
     @property
     def window(self) -> QWidget:
-        """The dialog (this object's Qt parent: no Python reference back to it, so that the
-        dialog's Python side is freed when the dialog is, not by a garbage collection).
-
-        Raises:
-            RuntimeError: the dialog is gone.
-        """
-        window = self.parent()
-        if not isinstance(window, QWidget):
-            raise RuntimeError("the countdown's dialog is gone")
-        return window
+        """The dialog: its Qt parent (:func:`~.application.parent_as`)."""
+        return parent_as(self, QWidget)
 
     @property
     def is_running(self) -> bool:

@@ -54,6 +54,7 @@ from PySide6.QtWidgets import (
 
 from ..display import describe_char, display_line, invisible_chars
 from ..schema import FieldKind, FieldSpec, coerce_number
+from .application import parent_as
 from .form_row import field_id
 from .i18n import translate
 from .labels import WrappingLabel
@@ -613,13 +614,17 @@ class _CalendarWatch(QObject):
 
     def __init__(self, picker: _TabLeaves):
         super().__init__(picker)
-        self._picker = picker
         self._before: QDateTime | None = None
         self._picked = False
         calendar = picker.calendarWidget()
         calendar.clicked.connect(self._pick)
         calendar.activated.connect(self._pick)
         calendar.window().installEventFilter(self)
+
+    @property
+    def _picker(self) -> _TabLeaves:
+        """The picker (its Qt parent: the picker holds this watcher, so no reference back)."""
+        return parent_as(self, _TabLeaves)
 
     def opened(self, shown: QDateTime) -> None:
         self._before, self._picked = shown, False
