@@ -50,7 +50,7 @@ from typing import IO, Any, Protocol
 from urllib.parse import SplitResult, urlsplit
 
 from .display import escape_char
-from .paths import PrivateFileRefused, open_private_file
+from .paths import PrivateFileRefused, open_private_append
 
 __all__ = [
     "ENV_LOG",
@@ -333,7 +333,7 @@ def open_private_log(path: Path) -> int:
     """
     _check_log_dir(path.parent)
     try:
-        fd, _info = open_private_file(path, os.O_WRONLY | os.O_APPEND, single_link=True)
+        return open_private_append(path)
     except PrivateFileRefused as refused:
         if refused.kind == "link":
             raise UnsafeLogFile(f"{path} is a symbolic link; the log is never written through one") from None
@@ -342,12 +342,6 @@ def open_private_log(path: Path) -> int:
         if refused.kind == "links":
             raise UnsafeLogFile(f"{path} has {refused.value} hard links; the log must be a file of its own") from None
         raise UnsafeLogFile(f"{path} is not a regular file") from None
-    try:
-        os.set_blocking(fd, True)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
 
 
 class _PrivateRotatingHandler(logging.handlers.RotatingFileHandler):

@@ -35,6 +35,7 @@ __all__ = [
     "default_socket_dir",
     "check_socket_path_length",
     "ensure_private_dir",
+    "open_private_append",
     "open_private_file",
     "PrivateFileRefused",
     "lock_path",
@@ -137,6 +138,24 @@ def open_private_file(path: Path, flags: int, *, single_link: bool = False) -> t
         os.close(fd)
         raise
     return fd, info
+
+
+def open_private_append(path: Path) -> int:
+    """``path`` opened for appending as a log of the user's own (:func:`open_private_file` with
+    one hard link only), the descriptor made blocking again; a log's, the wrap proxy's wire
+    log's and the dialog trace's opener.
+
+    Raises:
+        PrivateFileRefused: the file is refused (the descriptor is closed).
+        OSError: it cannot be opened.
+    """
+    fd, _info = open_private_file(path, os.O_WRONLY | os.O_APPEND, single_link=True)
+    try:
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def _ours_and_closed(path: str) -> bool:

@@ -20,7 +20,7 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QObject
 
-from ..paths import PrivateFileRefused, open_private_file
+from ..paths import PrivateFileRefused, open_private_append
 from ..request import ElicitationRequest, FormRequest
 
 __all__ = ["ENV_TRACE", "DialogTrace"]
@@ -98,8 +98,7 @@ class DialogTrace(QObject):
         """The request ended: append the line."""
         self.mark("answered")
         try:  # as the logs: never through a symbolic link, only the user's own regular file
-            fd, _info = open_private_file(Path(self.path), os.O_WRONLY | os.O_APPEND, single_link=True)
-            with os.fdopen(fd, "a", encoding="utf-8") as out:
+            with os.fdopen(open_private_append(Path(self.path)), "a", encoding="utf-8") as out:
                 out.write(json.dumps(self.line) + "\n")
         except PrivateFileRefused as refused:  # never in the way of the answer
             log.warning("the dialog trace %s is not written (refused: %s)", self.path, refused.kind)

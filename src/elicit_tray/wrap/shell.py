@@ -31,7 +31,7 @@ from typing import Any, BinaryIO
 import anyio
 from anyio.abc import Process
 
-from ..paths import PrivateFileRefused, open_private_file
+from ..paths import PrivateFileRefused, open_private_append
 from .core import AskTray, CancelTray, CompleteTray, Identity, ToHost, ToServer, TrayAnswer, WrapCore
 
 __all__ = ["run_wrap", "wrap_main", "LineSplitter", "SHUTDOWN_GRACE_S", "PROBE_INTERVAL_S", "exit_status"]
@@ -372,20 +372,14 @@ def _signal_group(process: Process, sig: int) -> None:
 
 
 def _open_wire_log(path: Path) -> BinaryIO:
-    """``path`` opened for appending as a private file (:func:`~elicit_tray.paths.open_private_file`:
+    """``path`` opened for appending as a private file (:func:`~elicit_tray.paths.open_private_append`:
     never through a symbolic link, a regular file of the user's with one link, mode 0600).
 
     Raises:
         PrivateFileRefused: the file is refused.
         OSError: it cannot be opened.
     """
-    fd, _info = open_private_file(path, os.O_WRONLY | os.O_APPEND, single_link=True)
-    try:
-        os.set_blocking(fd, True)
-    except BaseException:
-        os.close(fd)
-        raise
-    return os.fdopen(fd, "ab")
+    return os.fdopen(open_private_append(path), "ab")
 
 
 def _refusal_text(exc: OSError | PrivateFileRefused) -> str:
