@@ -81,6 +81,10 @@
         <source>This request is no longer waiting: the program that asked has cancelled it or gone away. Nothing was sent. This window closes by itself.</source>
         <translation>لم يعد هذا الطلب قيد الانتظار: ألغاه البرنامج الذي طلبه أو توقف. لم يُرسَل شيء. ستُغلق هذه النافذة تلقائيًا.</translation>
     </message>
+    <message>
+        <source>Keys typed here are ignored until you click in this window or press {key} in it.</source>
+        <translation>يتم تجاهل المفاتيح المكتوبة هنا حتى تنقر في هذه النافذة أو تضغط {key} فيها.</translation>
+    </message>
 </context>
 <context>
     <name>FormDialog</name>
@@ -446,11 +450,6 @@
         <translation>برنامج محلي</translation>
     </message>
     <message>
-        <source>{who} asks for your input. The request waits until you go to it: click it, switch to it (Alt+Tab), or choose it in the elicit-tray menu.</source>
-        <extracomment>Most dialogs waiting for an answer on screen at once; more requests wait without a window. Most expired dialogs left on screen to say so (each closes by itself after :data:`~.base.EXPIRED_CLOSE_MS`); one more closes the oldest at once. request key -&gt; URL dialog waiting for its completion notice (the dispatcher maps (connection, elicitationId) to the key, so only the asking connection completes it)</extracomment>
-        <translation>{who} يطلب إدخالك. ينتظر الطلب حتى تنتقل إليه: انقر عليه، أو انتقل إليه (Alt+Tab)، أو اختره من قائمة elicit-tray.</translation>
-    </message>
-    <message>
         <source>{count} requests are waiting.</source>
         <translation>عدد الطلبات المنتظرة: {count}.</translation>
     </message>
@@ -461,6 +460,10 @@
     <message>
         <source>{count} more requests are waiting. They open one by one as dialogs are answered, or choose one in the elicit-tray menu.</source>
         <translation>طلبات أخرى قيد الانتظار: {count}. تُفتح واحدًا تلو الآخر عند الإجابة عن مربعات الحوار، أو اختر أحدها من قائمة elicit-tray.</translation>
+    </message>
+    <message>
+        <source>{who} asks for your input. Go to the request&apos;s window (click it, switch to it, or choose it in the elicit-tray menu), then press {key} to answer with the keyboard.</source>
+        <translation>{who} يطلب إدخالك. انتقل إلى نافذة الطلب (انقر عليها، أو انتقل إليها، أو اخترها من قائمة elicit-tray)، ثم اضغط {key} للإجابة باستخدام لوحة المفاتيح.</translation>
     </message>
 </context>
 <context>

@@ -81,6 +81,10 @@
         <source>This request is no longer waiting: the program that asked has cancelled it or gone away. Nothing was sent. This window closes by itself.</source>
         <translation>Diese Anfrage wartet nicht mehr: Das fragende Programm hat sie abgebrochen oder wurde beendet. Es wurde nichts gesendet. Dieses Fenster schließt sich von selbst.</translation>
     </message>
+    <message>
+        <source>Keys typed here are ignored until you click in this window or press {key} in it.</source>
+        <translation>Tasten, die hier gedrückt werden, zählen erst, wenn Sie in dieses Fenster klicken oder darin {key} drücken.</translation>
+    </message>
 </context>
 <context>
     <name>FormDialog</name>
@@ -441,11 +445,6 @@
 <context>
     <name>Presenter</name>
     <message>
-        <source>{who} asks for your input. The request waits until you go to it: click it, switch to it (Alt+Tab), or choose it in the elicit-tray menu.</source>
-        <extracomment>Most dialogs waiting for an answer on screen at once; more requests wait without a window. Most expired dialogs left on screen to say so (each closes by itself after :data:`~.base.EXPIRED_CLOSE_MS`); one more closes the oldest at once. request key -&gt; URL dialog waiting for its completion notice (the dispatcher maps (connection, elicitationId) to the key, so only the asking connection completes it)</extracomment>
-        <translation>{who} bittet um Ihre Eingabe. Die Anfrage wartet, bis Sie zu ihr wechseln: Klicken Sie darauf, wechseln Sie mit Alt+Tab dorthin oder wählen Sie sie im Menü von elicit-tray.</translation>
-    </message>
-    <message>
         <source>{count} requests are waiting.</source>
         <translation>{count} Anfragen warten.</translation>
     </message>
@@ -461,6 +460,10 @@
         <source>A local program</source>
         <extracomment>Unicode isolates around a value placed inside a translated sentence (UAX #9): first-strong, left-to-right, and their end. Server and OS strings have their own bidi controls escaped (display.py), so these are the only ones.</extracomment>
         <translation>Ein lokales Programm</translation>
+    </message>
+    <message>
+        <source>{who} asks for your input. Go to the request&apos;s window (click it, switch to it, or choose it in the elicit-tray menu), then press {key} to answer with the keyboard.</source>
+        <translation>{who} bittet um Ihre Eingabe. Gehen Sie zum Fenster der Anfrage (klicken Sie darauf, wechseln Sie dorthin oder wählen Sie es im Menü von elicit-tray) und drücken Sie dann {key}, um mit der Tastatur zu antworten.</translation>
     </message>
 </context>
 <context>

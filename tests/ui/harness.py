@@ -74,7 +74,9 @@ class Tray:
         return self.arm(dialog)
 
     def arm(self, dialog: ElicitationDialog) -> ElicitationDialog:
-        """Activate ``dialog`` (the user goes to it) and wait until it is armed."""
+        """The user goes to ``dialog`` by an act (as from the tray menu: engaged when active)
+        and it is armed."""
+        dialog.arming.welcome()
         if not dialog.isActiveWindow():
             dialog.activateWindow()
         if not dialog.is_armed:

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from elicit_tray.ui import activity
 from elicit_tray.ui.arming import InputGate
 from tests import rpc
 from tests.ui.harness import Tray
@@ -31,10 +29,11 @@ def _key(widget, kind: QEvent.Type, key: Qt.Key, *, repeat: bool = False, text: 
 
 
 def _unarmed(tray: Tray, params: dict):
-    """A dialog that is active but not armed yet (the harness arms only when asked)."""
+    """A dialog the user went to through the app (engaged) that is active but not armed yet."""
     channel = tray.connect()
     tray.send(channel, rpc.create(1, params))
     dialog = tray.run(tray.shown.get())
+    dialog.arming.welcome()
     dialog.activateWindow()
     tray.settle()
     assert not dialog.is_armed
@@ -100,11 +99,17 @@ def test_arming_covers_every_button_and_restarts_whenever_the_dialog_regains_the
     first, second = tray.run(tray.shown.get()), tray.run(tray.shown.get())
     tray.arm(first)
     tray.arm(second)  # the user goes to the second one: the first disarms at once
-    assert not first.is_armed and not first.accept_button.isEnabled()
-    first.activateWindow()  # and back: armed again only after the delay
+    assert not first.is_armed and not first.accept_button.isEnabled() and not first.arming.engaged
+    first.activateWindow()  # and back without an act (a window manager's choice): inert
     qtbot.waitUntil(first.isActiveWindow, timeout=2000)
-    assert not first.is_armed
-    QTest.mouseClick(first.decline_button, Qt.MouseButton.LeftButton)
+    assert not first.is_armed and not first.arming.engaged
+    for key in (Qt.Key.Key_Escape, Qt.Key.Key_Return, Qt.Key.Key_Space):
+        QTest.keyClick(first, key)
+    QTest.keyClick(first, Qt.Key.Key_D, Qt.KeyboardModifier.AltModifier)
+    tray.settle()
+    assert channel.sent == [] and first.outcome is None
+    tray.presenter.focus(first.request.key)  # the user chooses it in the tray menu: armed after the delay
+    assert first.arming.engaged and not first.is_armed
     QTest.keyClick(first, Qt.Key.Key_Escape)
     tray.settle()
     assert channel.sent == [] and first.outcome is None
@@ -113,50 +118,6 @@ def test_arming_covers_every_button_and_restarts_whenever_the_dialog_regains_the
     QTest.mouseClick(first.decline_button, Qt.MouseButton.LeftButton)
     assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "decline"}}
     tray.disconnect(channel)
-
-
-def test_a_dialog_that_arrives_while_the_user_types_in_another_waits_to_be_chosen(aio, monkeypatch):
-    announced: list[str] = []
-    monkeypatch.setattr("elicit_tray.ui.presenter.announce", lambda _widget, text: announced.append(text))
-    tray = Tray(aio)
-    channel, first = tray.ask(NAME, [{"do": "type", "field": "name", "text": "looks good"}])
-    tray.send(channel, rpc.create(2, CONFIRM))
-    second = tray.run(tray.shown.get())
-    assert second.waits_to_be_chosen and second.testAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
-    assert any("waits until you go to it" in text for text in announced)
-    assert first.rows["name"].adapter.focus_target.text() == "looks good"
-    tray.presenter.focus(second.request.key)  # the user chooses it in the tray menu
-    assert not second.waits_to_be_chosen
-    tray.arm(second)
-    tray.disconnect(channel)
-
-
-def test_a_dialog_arriving_when_nobody_types_takes_the_focus(aio, monkeypatch):
-    monkeypatch.setattr(InputGate, "last_key_press", time.monotonic() - 5)
-    tray = Tray(aio)
-    channel, dialog = tray.ask(CONFIRM, [])
-    assert not dialog.waits_to_be_chosen and dialog.isActiveWindow()
-    tray.disconnect(channel)
-
-
-@pytest.mark.parametrize(
-    ("platform", "idle_ms", "last_key_s_ago", "typing"),
-    [
-        ("xcb", 5000, 10.0, False),
-        ("xcb", 300, 10.0, True),  # a key anywhere on the desktop 0.3 s ago
-        ("xcb", None, 10.0, True),  # X11 cannot tell: never steal the focus blindly
-        ("xcb", 5000, 0.2, True),  # a key in one of our dialogs
-        ("wayland", None, 10.0, False),  # the compositor decides
-        ("offscreen", None, 0.5, True),
-        ("offscreen", None, 1.5, False),
-    ],
-)
-def test_the_user_is_typing_when_a_key_went_anywhere_within_a_second(
-    monkeypatch, platform, idle_ms, last_key_s_ago, typing
-):
-    monkeypatch.setattr(activity, "desktop_idle_ms", lambda _platform: idle_ms)
-    now = 1000.0
-    assert activity.user_is_typing(platform, now - last_key_s_ago, now) is typing
 
 
 def test_a_left_click_on_the_tray_icon_brings_the_oldest_waiting_dialog_forward_with_the_focus(aio, qtbot):
@@ -182,7 +143,7 @@ def test_a_left_click_on_the_tray_icon_brings_the_oldest_waiting_dialog_forward_
 
 def _window(qtbot, delay_ms: int = 0):
     """A plain active window with a line edit and an :class:`Arming` (the gate looks for it),
-    disarmed (its activation started arming) and with no change recorded yet."""
+    engaged through the app, disarmed, and with no change recorded yet."""
     from PySide6.QtWidgets import QLineEdit, QVBoxLayout, QWidget
 
     from elicit_tray.ui.arming import Arming
@@ -195,6 +156,7 @@ def _window(qtbot, delay_ms: int = 0):
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=2000)
     edit.setFocus()
+    window.arming.welcome()  # engaged through the app (as from the tray menu)
     window.arming.disarm()
     changes: list[bool] = []
     window.arming.changed.connect(changes.append)
@@ -307,8 +269,14 @@ def test_the_window_s_own_activation_starts_and_ends_arming(qtbot):
     window, _edit, changes = _window(qtbot)
     other = _window(qtbot)[0]  # another window takes the focus: disarmed (already), stays so
     assert not window.arming.is_armed
+    window.activateWindow()  # back without an act: inert
+    qtbot.waitUntil(window.isActiveWindow, timeout=2000)
+    assert not window.arming.is_armed and not window.arming.engaged
+    other.activateWindow()
+    qtbot.waitUntil(other.isActiveWindow, timeout=2000)
+    window.arming.welcome()  # back as the user asked (tray menu): armed (no delay here)
     window.activateWindow()
-    qtbot.waitUntil(lambda: window.arming.is_armed, timeout=2000)  # back: armed (no delay here)
+    qtbot.waitUntil(lambda: window.arming.is_armed, timeout=2000)
     other.activateWindow()
     qtbot.waitUntil(lambda: not window.arming.is_armed, timeout=2000)
     assert changes == [True, False]

@@ -50,7 +50,7 @@ def test_accept_stays_disabled_until_the_dialog_is_armed(aio, qtbot):
     tray.settle()
     assert channel.sent == [] and dialog.outcome is None
     with qtbot.waitSignal(dialog.armed, timeout=5000):
-        pass
+        tray.presenter.focus(dialog.request.key)  # the user goes to it from the tray menu
     assert dialog.accept_button.isEnabled()
     QTest.keyClick(dialog, Qt.Key.Key_Return)
     assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}}
@@ -541,8 +541,10 @@ def test_a_dialog_that_regains_focus_is_armed_again_before_accept_works(aio, qtb
     second = tray.dialog()
     second.activateWindow()
     qtbot.waitUntil(lambda: not first.isActiveWindow(), timeout=2000)
-    first.activateWindow()  # the user comes back, perhaps still typing for the other window
+    first.activateWindow()  # back without an act (a window manager's choice): inert
     qtbot.waitUntil(first.isActiveWindow, timeout=2000)
+    assert not first.accept_button.isEnabled() and not first.arming.engaged
+    tray.presenter.focus(first.request.key)  # the user comes back, perhaps still typing for the other window
     assert not first.accept_button.isEnabled()
     with qtbot.waitSignal(first.armed, timeout=5000):
         pass

@@ -1,15 +1,34 @@
-"""Arming: only a deliberate act of the user, made after a dialog was armed, answers or fills it.
+"""Engagement and arming: only a deliberate act of the user answers or fills a dialog.
 
-DESIGN.md "UI rules" (consent integrity). A dialog starts disarmed and arms
-:data:`ARM_DELAY_MS` after it becomes the active window; it disarms the moment it loses the
-focus and the delay starts again when it comes back, and again with every key pressed while it
-runs (someone still typing for another window arms it only once the keys stop). While it is
-disarmed, no key (shortcuts and mnemonics included), no input-method text and no mouse button
-reaches any of its widgets, so
-neither a button (Decline and Cancel included) nor a field can be operated. Once armed, a key
-counts only if its press came after arming: the release of a key pressed earlier, and every
-auto-repeated press of a key held from before, are dropped; Enter, Space and Escape never act
-on auto-repeat at all.
+DESIGN.md "UI rules" (consent integrity: "Only a deliberate act answers"). Two layers:
+
+1. **Engagement (the guarantee).** A dialog is inert to keys until the user *engages* with it
+   by an act that stray typing cannot make:
+
+   - a pointer press in the dialog (:data:`POINTER`), once it has been on screen for the
+     arming delay (a click aimed at a window where the dialog has just appeared does not
+     count);
+   - :data:`ENGAGE_KEY_TEXT` pressed in the dialog (:data:`KEY`);
+   - an activation the user asked the app for (:data:`APP`): the tray icon, its menu, the
+     desktop notification's action (:meth:`Arming.welcome`).
+
+   Keyboard focus alone never engages, however it arrived: no platform tells an application
+   whether its focus came from the user's window switcher or from the window manager's own
+   choice (the window that closed was over it, a compositor that focuses every new window).
+   Under openbox and xfwm4 the X FocusIn event says ``NotifyNormal`` for both; a Wayland
+   compositor says nothing at all. A timer cannot tell either: a pause in typing is not
+   attention (any X client can read the desktop's idle time and send its request in a pause).
+   Losing the focus disengages, so each return of the focus needs an act again.
+
+2. **Arming (the second layer).** Once engaged, a dialog arms at once after a pointer or key
+   engagement and :data:`ARM_DELAY_MS` after an activation through the app (every key pressed
+   meanwhile starts the delay again). A key counts only if its press came after arming: the
+   release of a key pressed earlier, and every auto-repeated press of a key held from before,
+   are dropped; Enter, Space and Escape never act on auto-repeat at all.
+
+While a dialog is not armed, no key (shortcuts and mnemonics included) and no input-method
+text reaches any of its widgets, so neither a button (Decline and Cancel included) nor a field
+can be operated; mouse buttons reach it only once it has been on screen for the delay.
 
 One :class:`InputGate` per application filters the events of every window that has an
 ``arming`` attribute holding an :class:`Arming`; it looks only at the event kinds it gates.
@@ -26,14 +45,33 @@ from PySide6.QtGui import QGuiApplication, QInputEvent, QInputMethodEvent, QKeyE
 from PySide6.QtWidgets import QScrollBar, QWidget
 from shiboken6 import isValid
 
-from .activity import keys_held
 from .application import application, parent_as
+from .focus import keys_held
 
-__all__ = ["ARM_DELAY_MS", "Arming", "InputGate"]
+__all__ = ["APP", "ARM_DELAY_MS", "ENGAGE_KEY_TEXT", "KEY", "POINTER", "Arming", "InputGate", "is_engage_key"]
 
-#: How long every button and field of a dialog stays disarmed after it appears or regains the
-#: focus (ms), against keystrokes and clicks meant for another window.
+#: How long a dialog must have been on screen before a click in it counts, and how long after
+#: an activation through the app its keys stay disarmed (ms).
 ARM_DELAY_MS = 700
+#: How an activation through the app stays expected after the user asked for it (ms): the
+#: window system grants it asynchronously, or not at all (a Wayland compositor may refuse).
+WELCOME_MS = 2000
+
+#: Engagement kinds (:meth:`Arming.engage`).
+POINTER = "pointer"
+KEY = "key"
+APP = "app"
+
+#: The engagement key as the user reads it (README, the dialog's hint): a chord no one types
+#: by accident into a terminal, an editor or a chat (Enter with both Ctrl and Shift).
+ENGAGE_KEY_TEXT = "Ctrl+Shift+Enter"
+_ENGAGE_MODIFIERS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+_MODIFIER_MASK = (
+    Qt.KeyboardModifier.ControlModifier
+    | Qt.KeyboardModifier.ShiftModifier
+    | Qt.KeyboardModifier.AltModifier
+    | Qt.KeyboardModifier.MetaModifier
+)
 
 _KEYS = frozenset({QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.ShortcutOverride})
 _MOUSE = frozenset({QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick})
@@ -44,6 +82,14 @@ _INPUT_CLASSES = (QInputEvent, QInputMethodEvent)
 _NO_REPEAT = frozenset({Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space, Qt.Key.Key_Escape})
 
 
+def is_engage_key(event: QKeyEvent) -> bool:
+    """Whether ``event`` is :data:`ENGAGE_KEY_TEXT`: Enter (main or keypad) with Ctrl and Shift
+    and no other modifier."""
+    return event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and (event.modifiers() & _MODIFIER_MASK) == (
+        _ENGAGE_MODIFIERS
+    )
+
+
 def _key_id(event: QKeyEvent) -> int:
     """The physical key of ``event`` (its scan code where the platform gives one, else its key
     code), so that a press and its release match even when a modifier changed the symbol."""
@@ -51,26 +97,39 @@ def _key_id(event: QKeyEvent) -> int:
 
 
 class Arming(QObject):
-    """The arming state of one dialog (``window``).
+    """The engagement and arming state of one dialog (``window``): module docstring.
 
     Args:
-        window: the dialog; its widgets are gated while it is disarmed.
-        delay_ms: :data:`ARM_DELAY_MS` unless a test or the user sets another (0 arms at once
-            whenever the dialog is active).
+        window: the dialog; its widgets are gated until it is engaged and armed.
+        delay_ms: :data:`ARM_DELAY_MS` unless a test or the user sets another (0: a click
+            counts as soon as the dialog is on screen, and an activation through the app arms
+            at once).
 
     Signals:
         changed(bool): armed (True) or disarmed (False).
+        engagement_changed(bool): engaged (True) or not (False).
+        refused(): a key press reached the dialog before the user engaged with it.
+        inert_focus(): the dialog became the active window without the user's act.
+
+    Attributes:
+        engaged: whether the user engaged with the dialog since it last got the focus.
+        engaged_by: how (:data:`POINTER`, :data:`KEY`, :data:`APP`), or ``None``.
 
     ``ready`` is a predicate the owner may set (e.g. "every row is built"); arming waits for it
     and :meth:`try_arm` re-checks it.
     """
 
     changed = Signal(bool)
+    engagement_changed = Signal(bool)
+    refused = Signal()
+    inert_focus = Signal()
 
     def __init__(self, window: QWidget, delay_ms: int = ARM_DELAY_MS):
         super().__init__(window)
         self.delay_ms = max(0, delay_ms)
         self.is_armed = False
+        self.engaged = False
+        self.engaged_by: str | None = None
         self.ready = lambda: True
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -78,7 +137,12 @@ class Arming(QObject):
         self._waiting = False  # the delay ran out but ``ready`` said no
         self._fresh: set[int] = set()  # keys pressed (not auto-repeated) since arming
         self._held: set[int] = set()  # keys already down when it armed (X11), until released
+        self._swallow: set[int] = set()  # the engagement key's own key, until released
         self._focus_before: QWidget | None = None  # where the focus was before its last move here
+        #: ``time.monotonic()`` until which the next activation is one the user asked for
+        #: (:meth:`welcome`, a pointer press before the activation arrived), and its kind.
+        self._expected: tuple[float, str] = (float("-inf"), APP)
+        self._shown_at = float("inf")  # ``time.monotonic()`` of the last show
         application().focusChanged.connect(self._focus_changed)
         window.installEventFilter(self)  # its activation starts and ends arming
         InputGate.install()
@@ -89,21 +153,76 @@ class Arming(QObject):
         return parent_as(self, QWidget)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
-        """The window became active (or was shown active): arm again after the delay, since keys
-        may still be meant for the window the user came from; it stopped being active: disarm."""
+        """Shown: the click clock starts. Became active: engaged only if the user asked for this
+        activation (:meth:`welcome`), else inert until an act. Stopped being active: disengage."""
         kind = event.type()
-        if kind in (QEvent.Type.ActivationChange, QEvent.Type.Show) and watched is self.window:
-            if self.window.isActiveWindow():
-                if kind == QEvent.Type.ActivationChange or not self.is_armed:
-                    self.restart()
-            elif kind == QEvent.Type.ActivationChange:
-                self.disarm()
+        if watched is not self.window or kind not in (QEvent.Type.ActivationChange, QEvent.Type.Show):
+            return False
+        if kind == QEvent.Type.Show:
+            self._shown_at = time.monotonic()
+        if self.window.isActiveWindow():
+            if kind == QEvent.Type.ActivationChange or not self.is_armed:
+                self._activated()
+        elif kind == QEvent.Type.ActivationChange:
+            self.disengage()
         return False
 
+    def _activated(self) -> None:
+        until, how = self._expected
+        self._expected = (float("-inf"), APP)
+        if time.monotonic() <= until:
+            self.engaged = False  # engaged afresh, for this activation
+            self.engage(how)
+        elif self.engaged and self.engaged_by == APP:
+            self.restart()
+        elif not self.engaged:
+            self.disarm()
+            self.inert_focus.emit()
+
     # -- state --------------------------------------------------------------------------------
-    def restart(self) -> None:
-        """The dialog became active: disarm and arm again after the delay."""
+    def welcome(self) -> None:
+        """The user asked the app for this dialog (tray icon, tray menu, notification action):
+        engage it now if it is the active window, else on its activation if that comes within
+        :data:`WELCOME_MS` (the caller asks the window system for it)."""
+        if self.window.isActiveWindow():
+            self.engaged = False
+            self.engage(APP)
+        else:
+            self._expected = (time.monotonic() + WELCOME_MS / 1000, APP)
+
+    def engage(self, how: str) -> None:
+        """The user engaged with the dialog (``how``: :data:`POINTER`, :data:`KEY` or
+        :data:`APP`). A pointer or key engagement arms at once (when active and ready); one
+        through the app arms after the delay. Raises ``ValueError`` for another ``how``."""
+        if how not in (POINTER, KEY, APP):
+            raise ValueError(f"unknown engagement {how!r}")
+        if self.engaged:
+            return
+        if not self.window.isActiveWindow():  # the activation is on its way (a click on an inactive window)
+            self._expected = (time.monotonic() + WELCOME_MS / 1000, how)
+            return
+        self.engaged = True
+        self.engaged_by = how
+        self.engagement_changed.emit(True)
+        if how == APP:
+            self.restart()
+        else:
+            self._timer.stop()
+            self.try_arm()
+
+    def disengage(self) -> None:
+        """Inert again (the dialog lost the focus): disarmed, and keys refused until an act."""
         self.disarm()
+        if self.engaged:
+            self.engaged = False
+            self.engaged_by = None
+            self.engagement_changed.emit(False)
+
+    def restart(self) -> None:
+        """Disarm and arm again after the delay (if engaged; keys pressed meanwhile restart it)."""
+        self.disarm()
+        if not self.engaged:
+            return
         if self.delay_ms:
             self._timer.start(self.delay_ms)
         else:  # arming switched off (tests, scripted runs): armed as soon as it is active
@@ -119,8 +238,9 @@ class Arming(QObject):
             self.changed.emit(False)
 
     def try_arm(self) -> None:
-        """Arm if the delay has run out, the dialog is still the active window and ``ready``."""
-        if self._timer.isActive() or self.is_armed:
+        """Arm if engaged, the delay has run out, the dialog is still the active window and
+        ``ready``."""
+        if self._timer.isActive() or self.is_armed or not self.engaged:
             return
         if not self.window.isActiveWindow():
             return  # arms when it is activated again (restart)
@@ -128,8 +248,9 @@ class Arming(QObject):
             self._waiting = True
             return
         self._waiting = False
-        # Keys already down now were pressed for something else: their repeats can arrive here
-        # as plain presses (Qt saw no first press while another window had the focus).
+        # Keys already down now were pressed for something else (or are the engagement key):
+        # their repeats can arrive here as plain presses (Qt saw no first press while another
+        # window had the focus).
         self._held = keys_held(QGuiApplication.platformName())
         self.is_armed = True
         self.changed.emit(True)
@@ -139,10 +260,17 @@ class Arming(QObject):
         if self._waiting:
             self.try_arm()
 
+    def on_screen_long_enough(self) -> bool:
+        """Whether the dialog has been on screen for the delay (a click in it counts)."""
+        return self.window.isVisible() and (time.monotonic() - self._shown_at) * 1000 >= self.delay_ms
+
     # -- events -------------------------------------------------------------------------------
     def _focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
-        if new is not None and self.window.isAncestorOf(new):
-            self._focus_before = old if old is not None and self.window.isAncestorOf(old) else None
+        window = self.window
+        if new is not None and window.isAncestorOf(new):
+            # Never the window itself (isAncestorOf counts it): held here, it would hold itself.
+            inside = old is not None and old is not window and window.isAncestorOf(old)
+            self._focus_before = old if inside else None
 
     def _undo_click_focus(self, clicked: QObject) -> None:
         """Qt gives the focus to a clicked control before any filter sees the press: a press
@@ -152,22 +280,37 @@ class Arming(QObject):
 
     def admits(self, watched: QObject, event: QEvent) -> bool:
         """Whether ``event`` (a key, input-method or mouse-button event for a widget of this
-        dialog) may reach it. A refused ShortcutOverride is accepted, so that no shortcut fires."""
+        dialog) may reach it; a pointer press engages, and so does :data:`ENGAGE_KEY_TEXT`. A
+        refused ShortcutOverride is accepted, so that no shortcut fires."""
         kind = event.type()
+        if kind in _MOUSE:
+            if isinstance(watched, QScrollBar):
+                return True  # scrolling is harmless
+            if not self.on_screen_long_enough():
+                if kind == QEvent.Type.MouseButtonPress:
+                    self._undo_click_focus(watched)
+                return False
+            if kind == QEvent.Type.MouseButtonPress:
+                self.engage(POINTER)
+            return True
+        if not self.engaged:
+            return self._inert_key(event)
         if not self.is_armed:
             if kind == QEvent.Type.KeyPress and self._timer.isActive():
                 # Still typing what was meant for another window: arm only once the keys stop.
                 self._timer.start(self.delay_ms)
             if kind == QEvent.Type.ShortcutOverride:
                 event.accept()  # "the widget wants this key": the shortcut map stays out of it
-            if isinstance(watched, QScrollBar):
-                return kind in _MOUSE  # scrolling is harmless
-            if kind == QEvent.Type.MouseButtonPress:
-                self._undo_click_focus(watched)
             return False
         if kind in _KEYS:
             assert isinstance(event, QKeyEvent)
             key = _key_id(event)
+            if key in self._swallow:
+                if kind == QEvent.Type.KeyRelease and not event.isAutoRepeat():
+                    self._swallow.discard(key)
+                elif kind == QEvent.Type.ShortcutOverride:
+                    event.accept()
+                return False
             if key in self._held:  # held since before arming: dropped until it is really released
                 # Qt tells an auto-repeat release from a real one by the next event's time; on a
                 # busy machine it gets it wrong, so the key's state is asked of the server.
@@ -190,6 +333,20 @@ class Arming(QObject):
             return admitted
         return True
 
+    def _inert_key(self, event: QEvent) -> bool:
+        """A key or input-method event before engagement: refused; :data:`ENGAGE_KEY_TEXT`
+        (pressed, not repeated) engages, and its own release is swallowed too."""
+        kind = event.type()
+        if kind == QEvent.Type.ShortcutOverride:
+            event.accept()
+        elif kind == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            if is_engage_key(event) and not event.isAutoRepeat() and self.window.isActiveWindow():
+                self._swallow.add(_key_id(event))
+                self.engage(KEY)
+            elif not event.isAutoRepeat():
+                self.refused.emit()
+        return False
+
 
 class InputGate(QObject):
     """The application-wide event filter behind every :class:`Arming`: an event of a gated kind
@@ -198,8 +355,6 @@ class InputGate(QObject):
     _installed: InputGate | None = None
     #: Application-wide filters that see input before the gate, oldest first (:meth:`ahead`).
     _ahead: list[QObject] = []
-    #: ``time.monotonic()`` of the last key press in any gated window (admitted or not).
-    last_key_press = float("-inf")
 
     @classmethod
     def install(cls) -> None:
@@ -263,6 +418,4 @@ class InputGate(QObject):
         arming = getattr(watched.window(), "arming", None)
         if not isinstance(arming, Arming):
             return False
-        if event.type() == QEvent.Type.KeyPress:
-            InputGate.last_key_press = time.monotonic()
         return not arming.admits(watched, event)

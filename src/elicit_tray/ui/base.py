@@ -10,7 +10,7 @@ import logging
 from collections.abc import Mapping
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QFont, QKeyEvent, QKeySequence, QPalette, QShortcut, QShowEvent
+from PySide6.QtGui import QCloseEvent, QFont, QGuiApplication, QKeyEvent, QKeySequence, QPalette, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QFrame,
@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
 
 from ..elicitation import Cancelled, Declined, ElicitationRequest, Outcome, outcome_kind
 from .application import application
-from .arming import ARM_DELAY_MS, Arming
+from .arming import ARM_DELAY_MS, ENGAGE_KEY_TEXT, Arming
 from .countdown import Countdown
+from .focus import desktop
 from .i18n import translate
 
 # Re-exported: dialogs, the presenter and tests import these names from here.
@@ -54,6 +55,13 @@ log = logging.getLogger(__name__)
 
 #: How long an expired dialog stays to say so before it closes by itself (ms).
 EXPIRED_CLOSE_MS = 10_000
+
+
+def engage_hint_text() -> str:
+    """What makes a dialog take keys, in the user's language (:mod:`~.arming`)."""
+    return translate(
+        "Dialog", "Keys typed here are ignored until you click in this window or press {key} in it."
+    ).format(key=ENGAGE_KEY_TEXT)
 
 
 class ElicitationDialog(QDialog):
@@ -92,6 +100,10 @@ class ElicitationDialog(QDialog):
         self.expired = False
         self.arming = Arming(self, arm_delay_ms)
         self.arming.changed.connect(self._arming_changed)
+        self.arming.engagement_changed.connect(self._engagement_changed)
+        self.arming.refused.connect(self._key_refused)
+        self.arming.inert_focus.connect(self._inert_focus)
+        self._told_inert = False  # the "keys are ignored" announcement, once per focus
         self._enter_down = False  # Enter pressed while armed, not yet released
         self._fitted = False
         #: Built before the language or layout direction changed (a frame's button texts,
@@ -100,8 +112,6 @@ class ElicitationDialog(QDialog):
         self.setWindowFlag(Qt.WindowType.WindowContextHelpButtonHint, False)
         # Above other windows until answered, so that it cannot hide behind the terminal.
         self.setWindowFlag(Qt.WindowType.WindowStaysOnTopHint, True)
-        #: Shown without the focus because the user was typing; it waits to be chosen.
-        self.waits_to_be_chosen = False
         self.setObjectName("elicitation-dialog")
         self.setMinimumWidth(320)
 
@@ -340,6 +350,39 @@ class ElicitationDialog(QDialog):
         """Stop the countdown for good (the user is answering); nothing without one."""
         if self.countdown is not None:
             self.countdown.stop()
+
+    def _engagement_changed(self, engaged: bool) -> None:
+        if engaged and self.status_label.text() == engage_hint_text():
+            self.hide_status()
+        if not engaged:
+            self._told_inert = False
+
+    def _key_refused(self) -> None:
+        """A key reached the dialog before the user engaged with it: say once per focus, on
+        screen (the status line, unless it says something else) and to screen readers, what
+        makes it take keys."""
+        if not self._told_inert and self.outcome is None and not self.expired:
+            self._told_inert = True
+            if self.status_label.isHidden():
+                self.show_status(engage_hint_text(), reveal=False)
+            announce(self, engage_hint_text())
+
+    def _inert_focus(self) -> None:
+        """The dialog got the focus without the user's act: where the platform can tell that the
+        window manager chose it (X11: right after a window mapped or unmapped), the focus goes
+        back to the user's last window (:mod:`~.focus`)."""
+        server = desktop(QGuiApplication.platformName())
+        if server is not None and server.follows_window_change():
+            server.give_focus_back()
+
+    def setVisible(self, visible: bool) -> None:  # noqa: N802 (Qt naming)
+        """Hiding the dialog while it has the focus gives the focus back to the user's last
+        window first (X11), so that the window manager does not hand it to the next dialog."""
+        if not visible and self.isVisible() and self.isActiveWindow():
+            server = desktop(QGuiApplication.platformName())
+            if server is not None:
+                server.give_focus_back()
+        super().setVisible(visible)
 
     def _arming_changed(self, armed: bool) -> None:
         self._enter_down = False

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QPoint, QRect, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QObject, QPoint, QRect, QSocketNotifier, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QApplication, QLabel
 from shiboken6 import isValid
@@ -32,9 +32,9 @@ from shiboken6 import isValid
 from ..display import for_display
 from ..ipc.protocol import requester_present
 from ..request import Cancelled, ElicitationRequest, Failed, Outcome, UrlRequest
-from .activity import user_is_typing
-from .arming import InputGate
+from .arming import ENGAGE_KEY_TEXT, InputGate
 from .base import ARM_DELAY_MS, ElicitationDialog, announce, plain_label, summary
+from .focus import desktop
 from .form_dialog import FormDialog
 from .i18n import translate
 from .style import install_style, style_hints
@@ -148,10 +148,25 @@ class Presenter(QObject):
         #: request key -> URL dialog waiting for its completion notice (the dispatcher maps
         #: (connection, elicitationId) to the key, so only the asking connection completes it)
         self._waiting_urls: dict[str, UrlDialog] = {}
+        self._follow_desktop()
         install_style()  # checkbox and radio outlines with 3:1 contrast in every palette
         self._hints = style_hints()  # palette changes reach the dialogs as events already
         self._hints[0].colorSchemeChanged.connect(self.restyle)
         self._hints[1].contrastPreferenceChanged.connect(self.restyle)
+
+    def _follow_desktop(self) -> None:
+        """On X11, read the desktop's window changes as they come (:mod:`~.focus`), knowing
+        which windows are the app's own."""
+        server = desktop(QGuiApplication.platformName())
+        if server is None:
+            return
+
+        def ours(window: int) -> bool:
+            return any(w.internalWinId() == window for w in QApplication.topLevelWidgets() if w.internalWinId())
+
+        server.is_ours = ours
+        self._desktop_notifier = QSocketNotifier(server.fd, QSocketNotifier.Type.Read, self)
+        self._desktop_notifier.activated.connect(lambda *_: server.read_events())
 
     def restyle(self) -> None:
         """The colour scheme or contrast preference changed: recolour the open dialogs."""
@@ -304,9 +319,12 @@ class Presenter(QObject):
             dialog.ended.connect(lambda: QTimer.singleShot(0, self, self._make_spare))
             others = [d for d in self.dialogs.values() if isValid(d) and d.isVisible()]
             self.dialogs[request.key] = dialog
-            # The user is typing (here or in another window): the dialog must not take the keys.
-            dialog.waits_to_be_chosen = user_is_typing(QGuiApplication.platformName(), InputGate.last_key_press)
-            dialog.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, dialog.waits_to_be_chosen)
+            # Never shown with the focus: the user goes to it by an act (DESIGN.md "UI rules").
+            # Where a compositor focuses every new window anyway, the dialog stays inert to keys
+            # until the user engages with it (arming).
+            dialog.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, True)
+            if QGuiApplication.platformName().startswith("wayland"):
+                _float_on_tiling_compositors(dialog)
             dialog.show()
             if trace is not None:
                 trace.mark("shown")
@@ -314,19 +332,16 @@ class Presenter(QObject):
                 dialog.start_timeout(self.timeout_s)
             if others:
                 self._cascade(dialog, others)
-            if dialog.waits_to_be_chosen:
-                dialog.raise_()
-                QApplication.alert(dialog)  # the window manager marks it (urgency hint)
-                announce(
-                    dialog,
-                    translate(
-                        "Presenter",
-                        "{who} asks for your input. The request waits until you go to it: "
-                        "click it, switch to it (Alt+Tab), or choose it in the elicit-tray menu.",
-                    ).format(who=self.summary(dialog.request)),
-                )
-            else:
-                self._bring_forward(dialog)
+            dialog.raise_()
+            QApplication.alert(dialog)  # the window manager marks it (urgency hint)
+            announce(
+                dialog,
+                translate(
+                    "Presenter",
+                    "{who} asks for your input. Go to the request's window (click it, switch to it, "
+                    "or choose it in the elicit-tray menu), then press {key} to answer with the keyboard.",
+                ).format(who=self.summary(dialog.request), key=ENGAGE_KEY_TEXT),
+            )
             if self.pending_count() > 1:  # screen readers hear that there is a queue
                 announce(
                     dialog, translate("Presenter", "{count} requests are waiting.").format(count=self.pending_count())
@@ -444,9 +459,11 @@ class Presenter(QObject):
             dialog.finish(Cancelled("tray"))
 
     def focus(self, key: str) -> None:
-        """The user chose the dialog of request ``key`` (tray menu): bring it to the front with
-        the keyboard focus; it arms :data:`~.arming.ARM_DELAY_MS` later. A request still waiting
-        for a window gets it now, even over :attr:`max_shown` (the user asked for it)."""
+        """The user chose the dialog of request ``key`` (tray menu, tray icon, notification):
+        bring it to the front with the keyboard focus, engaged (an activation the user asked
+        for: :meth:`.arming.Arming.welcome`); it arms :data:`~.arming.ARM_DELAY_MS` later. A
+        request still waiting for a window gets it now, even over :attr:`max_shown` (the user
+        asked for it)."""
         dialog = self.dialogs.get(key)
         entry = self.waiting.get(key) if dialog is None else None
         if entry is not None and not entry.future.done() and entry.present():
@@ -471,11 +488,28 @@ class Presenter(QObject):
 
     @staticmethod
     def _bring_forward(dialog: ElicitationDialog) -> None:
-        """Raise ``dialog`` and ask for the focus (granted as far as the platform allows)."""
-        dialog.waits_to_be_chosen = False
+        """Raise ``dialog`` and ask for the focus (granted as far as the platform allows), as the
+        user asked: it is engaged when the focus arrives."""
+        dialog.arming.welcome()
         dialog.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, False)
         dialog.raise_()
         dialog.activateWindow()
+
+
+def _float_on_tiling_compositors(dialog: ElicitationDialog) -> None:
+    """A tiling Wayland compositor (sway) tiles every toplevel but one whose minimum and maximum
+    sizes are equal, which it floats at that size: the dialog maps with a fixed size, and is
+    resizable again once the compositor has placed it."""
+    size = dialog.size()
+    minimum, maximum = dialog.minimumSize(), dialog.maximumSize()
+    dialog.setFixedSize(size)
+
+    def resizable_again() -> None:
+        if isValid(dialog):
+            dialog.setMinimumSize(minimum)
+            dialog.setMaximumSize(maximum)
+
+    QTimer.singleShot(1000, dialog, resizable_again)
 
 
 def save_screenshot(dialog: ElicitationDialog, folder: Path, name: str) -> Path:

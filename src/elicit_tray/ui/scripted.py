@@ -152,7 +152,7 @@ class ScriptPlan:
 
 class ScriptedUser:
     """The presenter's ``on_shown`` hook of the headless demo: goes to one dialog at a time, in
-    the order they appeared (as a user would: a dialog arms only once it is the active window),
+    the order they appeared (as a user would: a dialog arms only once the user went to it),
     performs the steps its :class:`ScriptPlan` gives for the message once it is armed, and saves
     a PNG of the dialog (``NN-mode-message.png`` in ``screenshot_dir``) just before the final
     step."""
@@ -185,6 +185,7 @@ class ScriptedUser:
                 log.exception("scripted user failed")
 
         dialog.armed.connect(go)
+        dialog.arming.welcome()  # as a user who chose it in the tray menu: engaged when it is active
         dialog.raise_()
         dialog.activateWindow()
         if dialog.is_armed:
