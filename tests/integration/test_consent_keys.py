@@ -24,7 +24,7 @@ import pytest
 
 from tests import rpc
 from tests.integration.tray_process import short_tmpdir
-from tests.integration.xwindows import Windows, needs_x, window_manager, xcb_tray
+from tests.integration.xwindows import Windows, engage, needs_x, window_manager, xcb_tray
 
 pytestmark = needs_x
 
@@ -151,9 +151,10 @@ def active_window() -> str:
 
 
 def go_to(window: str, key: str) -> None:
-    """The user's deliberate act: switch to ``window``, then press ``key`` well after arming."""
-    xdo("windowactivate", "--sync", window)
-    at(time.monotonic(), DELIBERATE_MS)
+    """The user's deliberate acts: switch to ``window``, press Ctrl+Shift+Enter in it, then
+    ``key`` a moment later."""
+    engage(window)
+    at(time.monotonic(), 300)
     xdo("key", key)
 
 
@@ -178,49 +179,6 @@ def test_typing_in_a_terminal_never_fills_or_answers_a_form_that_arrives(tray, t
         requester.close()
 
 
-def test_keys_pressed_during_arming_press_nothing_in_a_focused_dialog(tray, terminal):
-    terminal.focus()
-    at(time.monotonic(), 1200)  # the user is idle: the dialog may take the focus
-    requester = Requester(tray)
-    try:
-        window, mapped = requester.ask(CONFIRM)
-        at(mapped, 100)
-        xdo("key", "alt+d")  # Decline's mnemonic, 0.1 s after the dialog appeared
-        at(mapped, 170)
-        xdo("key", "Return")  # a stray Enter
-        at(mapped, 250)
-        xdo("key", "space", "Tab", "Tab", "Return", "Escape")
-        at(mapped, 2 * ARM_MS)
-        assert active_window() == window  # it had the focus the whole time
-        assert requester.nothing_yet()
-        at(time.monotonic(), 300)
-        xdo("key", "Escape")  # a deliberate Escape, long after arming
-        assert requester.reply() == {"jsonrpc": "2.0", "id": 1, "result": {"action": "cancel"}}
-    finally:
-        requester.close()
-
-
-def test_a_key_pressed_before_arming_and_released_later_does_nothing(tray, terminal):
-    """Held past the arming delay, its auto-repeat keeps the dialog disarmed; neither the repeats
-    nor the release act, and the dialog arms the delay after the key is let go."""
-    terminal.focus()
-    at(time.monotonic(), 1200)
-    requester = Requester(tray)
-    try:
-        window, mapped = requester.ask(CONFIRM)
-        at(mapped, 300)
-        xdo("keydown", "Return")
-        at(mapped, ARM_MS + 600)  # held past the delay: auto-repeat runs (delay 660 ms, 25/s)
-        xdo("keyup", "Return")
-        released = time.monotonic()
-        at(released, ARM_MS + 300)
-        assert requester.nothing_yet(), requester.reply()
-        xdo("key", "Escape")
-        assert requester.reply() == {"jsonrpc": "2.0", "id": 1, "result": {"action": "cancel"}}
-    finally:
-        requester.close()
-
-
 def test_enter_held_from_before_the_dialog_appeared_never_accepts(tray, terminal):
     terminal.focus()
     requester = Requester(tray)
@@ -236,27 +194,11 @@ def test_enter_held_from_before_the_dialog_appeared_never_accepts(tray, terminal
         requester.close()
 
 
-def test_shell_completion_keys_never_open_a_url(tray, terminal):
-    terminal.focus()
-    at(time.monotonic(), 1200)
-    requester = Requester(tray)
-    try:
-        window, mapped = requester.ask(URL)
-        at(mapped, 170)
-        xdo("key", "--delay", "60", "Tab", "Tab", "Return")  # Tab Tab Enter meant for the shell
-        at(mapped, 2 * ARM_MS)
-        assert requester.nothing_yet()
-        xdo("key", "Escape")
-        assert requester.reply() == {"jsonrpc": "2.0", "id": 1, "result": {"action": "cancel"}}
-    finally:
-        requester.close()
-
-
 def test_a_second_dialog_never_takes_the_keys_the_user_is_typing_into_the_first(tray, terminal):
     first, second = Requester(tray), Requester(tray)
     try:
         window_a, _mapped = first.ask(REVIEW)
-        xdo("windowactivate", "--sync", window_a)
+        engage(window_a)
         at(time.monotonic(), DELIBERATE_MS)
         typing = subprocess.Popen(["xdotool", "type", "--delay", "60", "looks good to me, ship it"])
         at(time.monotonic(), 500)
@@ -275,23 +217,3 @@ def test_a_second_dialog_never_takes_the_keys_the_user_is_typing_into_the_first(
     finally:
         first.close()
         second.close()
-
-
-def test_typing_resumed_just_after_a_focused_dialog_appeared_never_answers_it(tray, terminal):
-    """The user paused (so the dialog may take the focus), then goes on typing for the terminal
-    0.4 s after it appeared: a command, Enter, two spaces, Enter (a fresh-eyes test saw a
-    default-true form accepted this way)."""
-    terminal.focus()
-    at(time.monotonic(), 1200)
-    requester = Requester(tray)
-    try:
-        window, mapped = requester.ask(NAME_FORM)
-        at(mapped, 400)
-        xdo("type", "--delay", "90", "echo git status --short xx")
-        xdo("key", "--delay", "90", "Return", "space", "space", "Return")
-        at(time.monotonic(), ARM_MS + 300)
-        assert requester.nothing_yet()
-        go_to(window, "Escape")
-        assert requester.reply() == {"jsonrpc": "2.0", "id": 1, "result": {"action": "cancel"}}
-    finally:
-        requester.close()

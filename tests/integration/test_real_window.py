@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests import rpc
-from tests.integration.xwindows import Windows, needs_x, xcb_tray
+from tests.integration.xwindows import Windows, engage, needs_x, xcb_tray
 
 pytestmark = needs_x
 
@@ -108,6 +108,7 @@ def test_five_dialogs_at_once_never_sit_exactly_on_one_another_and_each_title_sa
         assert len(set(positions)) == 5, positions
         reader = conn.makefile(encoding="utf-8")
         for window in found:
-            subprocess.run(["xdotool", "windowactivate", "--sync", window, "key", "Escape"], check=True, timeout=30)
+            engage(window)
+            subprocess.run(["xdotool", "key", "Escape"], check=True, timeout=30)
         replies = sorted((json.loads(reader.readline()) for _ in found), key=lambda r: r["id"])
         assert replies == [{"jsonrpc": "2.0", "id": n, "result": {"action": "cancel"}} for n in range(5)]

@@ -107,7 +107,15 @@ class Windows:
         raise AssertionError("the dialog window did not appear")
 
     def activate_new(self) -> str:
-        """Wait for the new window and give it the keyboard focus."""
+        """Wait for the new window, give it the keyboard focus, and engage with it as a
+        keyboard user does (Ctrl+Shift+Enter: focus alone never makes a dialog take keys)."""
         window = self.new()
-        subprocess.run(["xdotool", "windowactivate", "--sync", window], capture_output=True, timeout=30)
+        engage(window)
         return window
+
+
+def engage(window: str) -> None:
+    """The keyboard user's two deliberate steps before the usual keys: go to ``window`` (the
+    window switcher's request, as xdotool makes it) and press Ctrl+Shift+Enter in it."""
+    subprocess.run(["xdotool", "windowactivate", "--sync", window], capture_output=True, timeout=30)
+    subprocess.run(["xdotool", "key", "--window", window, "ctrl+shift+Return"], capture_output=True, timeout=30)

@@ -91,6 +91,8 @@ class Tray(QSystemTrayIcon):
         presenter.pending_changed.connect(self.rebuild)
         presenter.request_shown.connect(self.announce)
         self.activated.connect(self._activated)
+        # Clicking the notification is an activation the user asked for, like the icon's.
+        self.messageClicked.connect(self.presenter.focus_oldest)
         self.rebuild()
         opening = os.environ.get(ENV_OPEN_WINDOW, "")
         if opening in ("history", "settings"):  # e.g. a launcher entry, or the keyboard/AT-SPI tests
