@@ -118,4 +118,4 @@ def engage(window: str) -> None:
     """The keyboard user's two deliberate steps before the usual keys: go to ``window`` (the
     window switcher's request, as xdotool makes it) and press Ctrl+Shift+Enter in it."""
     subprocess.run(["xdotool", "windowactivate", "--sync", window], capture_output=True, timeout=30)
-    subprocess.run(["xdotool", "key", "--window", window, "ctrl+shift+Return"], capture_output=True, timeout=30)
+    subprocess.run(["xdotool", "key", "ctrl+shift+Return"], capture_output=True, timeout=30)
