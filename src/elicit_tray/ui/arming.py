@@ -112,8 +112,8 @@ class Arming(QObject):
         inert_focus(): the dialog became the active window without the user's act.
 
     Attributes:
-        engaged: whether the user engaged with the dialog since it last got the focus.
-        engaged_by: how (:data:`POINTER`, :data:`KEY`, :data:`APP`), or ``None``.
+        engaged_by: how the user engaged with the dialog since it last got the focus
+            (:data:`POINTER`, :data:`KEY`, :data:`APP`; :attr:`engaged`), or ``None``.
 
     ``ready`` is a predicate the owner may set (e.g. "every row is built"); arming waits for it
     and :meth:`try_arm` re-checks it.
@@ -128,7 +128,6 @@ class Arming(QObject):
         super().__init__(window)
         self.delay_ms = max(0, delay_ms)
         self.is_armed = False
-        self.engaged = False
         self.engaged_by: str | None = None
         self.ready = lambda: True
         self._timer = QTimer(self)
@@ -152,6 +151,11 @@ class Arming(QObject):
         """The dialog: its Qt parent (:func:`~.application.parent_as`)."""
         return parent_as(self, QWidget)
 
+    @property
+    def engaged(self) -> bool:
+        """Whether the user engaged with the dialog since it last got the focus."""
+        return self.engaged_by is not None
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
         """Shown: the click clock starts. Became active: engaged only if the user asked for this
         activation (:meth:`welcome`), else inert until an act. Stopped being active: disengage."""
@@ -171,7 +175,7 @@ class Arming(QObject):
         until, how = self._expected
         self._expected = (float("-inf"), APP)
         if time.monotonic() <= until:
-            self.engaged = False  # engaged afresh, for this activation
+            self.engaged_by = None  # engaged afresh, for this activation
             self.engage(how)
         elif self.engaged and self.engaged_by == APP:
             self.restart()
@@ -185,10 +189,8 @@ class Arming(QObject):
         engage it now if it is the active window, else on its activation if that comes within
         :data:`WELCOME_MS` (the caller asks the window system for it)."""
         if self.window.isActiveWindow():
-            self.engaged = False
-            self.engage(APP)
-        else:
-            self._expected = (time.monotonic() + WELCOME_MS / 1000, APP)
+            self.engaged_by = None  # engaged afresh, through the app (its delay starts again)
+        self.engage(APP)  # when inactive: on the activation, if it comes in time
 
     def engage(self, how: str) -> None:
         """The user engaged with the dialog (``how``: :data:`POINTER`, :data:`KEY` or
@@ -201,7 +203,6 @@ class Arming(QObject):
         if not self.window.isActiveWindow():  # the activation is on its way (a click on an inactive window)
             self._expected = (time.monotonic() + WELCOME_MS / 1000, how)
             return
-        self.engaged = True
         self.engaged_by = how
         self.engagement_changed.emit(True)
         if how == APP:
@@ -214,7 +215,6 @@ class Arming(QObject):
         """Inert again (the dialog lost the focus): disarmed, and keys refused until an act."""
         self.disarm()
         if self.engaged:
-            self.engaged = False
             self.engaged_by = None
             self.engagement_changed.emit(False)
 
