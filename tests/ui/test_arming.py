@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtTest import QTest
@@ -334,3 +335,110 @@ def test_every_gated_event_class_takes_the_full_check(qapp):
     assert set(events) == set(_WATCHED)
     assert [kind for kind, event in events.items() if not isinstance(event, _INPUT_CLASSES)] == []
     assert not isinstance(QPaintEvent(QRect(0, 0, 1, 1)), _INPUT_CLASSES)
+
+
+# -- Engagement: focus alone never makes a dialog take keys ---------------------------------------
+
+
+def _focused_unengaged(tray: Tray, params: dict):
+    """A dialog that has the focus without the user's act (a window manager's choice)."""
+    channel = tray.connect()
+    tray.send(channel, rpc.create(1, params))
+    dialog = tray.run(tray.shown.get())
+    dialog.activateWindow()
+    tray.settle()
+    assert dialog.isActiveWindow() and not dialog.arming.engaged and not dialog.is_armed
+    return channel, dialog
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        [(Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier)],
+        [(Qt.Key.Key_Space, Qt.KeyboardModifier.NoModifier)],
+        [(Qt.Key.Key_Escape, Qt.KeyboardModifier.NoModifier)],
+        [(Qt.Key.Key_Tab, Qt.KeyboardModifier.NoModifier), (Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier)],
+        [(Qt.Key.Key_A, Qt.KeyboardModifier.AltModifier), (Qt.Key.Key_D, Qt.KeyboardModifier.AltModifier)],
+        [(Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)],  # Ctrl+Enter (chat "send") is not the key
+        [(Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)],
+        [(Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)],
+    ],
+)
+def test_a_focused_dialog_the_user_never_engaged_with_takes_no_key(aio, keys):
+    tray = Tray(aio)
+    channel, dialog = _focused_unengaged(tray, NAME)
+    field = dialog.rows["name"].adapter.focus_target
+    QTest.keyClicks(field, "hunter2 secret")
+    for key, modifiers in keys * 2:
+        QTest.keyClick(dialog.focusWidget() or dialog, key, modifiers)
+    tray.settle()
+    assert field.text() == "" and channel.sent == [] and dialog.outcome is None and not dialog.arming.engaged
+    assert dialog.status_label.text() == (
+        "Keys typed here are ignored until you click in this window or press Ctrl+Shift+Enter in it."
+    )
+    tray.disconnect(channel)
+
+
+def test_ctrl_shift_enter_engages_and_the_very_next_enter_answers(aio, monkeypatch):
+    """The engagement key's own keys are held when the dialog arms: their release and repeats
+    are dropped, and the next Enter, pressed after it, accepts."""
+    down: set[int] = set()
+    monkeypatch.setattr("elicit_tray.ui.arming.keys_held", lambda _platform: set(down))
+    tray = Tray(aio)
+    channel, dialog = _focused_unengaged(tray, CONFIRM)
+
+    def send(kind: QEvent.Type, key: Qt.Key, modifiers=Qt.KeyboardModifier.NoModifier, repeat=False) -> None:
+        QApplication.sendEvent(
+            dialog, QKeyEvent(kind, key, modifiers, 36 if key == Qt.Key.Key_Return else 0, 0, 0, "", repeat)
+        )
+
+    chord = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    down.add(36)
+    send(QEvent.Type.KeyPress, Qt.Key.Key_Return, chord)
+    assert dialog.arming.engaged_by == "key" and dialog.is_armed
+    send(QEvent.Type.KeyPress, Qt.Key.Key_Return, chord, repeat=True)
+    down.clear()
+    send(QEvent.Type.KeyRelease, Qt.Key.Key_Return, chord)
+    tray.settle()
+    assert channel.sent == [] and dialog.status_label.isHidden()
+    send(QEvent.Type.KeyPress, Qt.Key.Key_Return)
+    send(QEvent.Type.KeyRelease, Qt.Key.Key_Return)
+    assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}}
+
+
+def test_a_click_counts_only_once_the_dialog_has_been_on_screen_for_the_delay(aio, qtbot):
+    tray = Tray(aio, arm_delay_ms=ARM_MS)
+    channel, dialog = _focused_unengaged(tray, CONFIRM)
+    QTest.mouseClick(dialog.decline_button, Qt.MouseButton.LeftButton)  # just appeared: a stray click
+    tray.settle()
+    assert channel.sent == [] and not dialog.arming.engaged
+    qtbot.waitUntil(dialog.arming.on_screen_long_enough, timeout=5000)
+    QTest.mouseClick(dialog.decline_button, Qt.MouseButton.LeftButton)  # engages, and presses it
+    assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "decline"}}
+
+
+def test_losing_the_focus_makes_an_engaged_dialog_inert_again(aio, qtbot):
+    tray = Tray(aio)
+    channel = tray.connect()
+    for request_id in (1, 2):
+        tray.send(channel, rpc.create(request_id, NAME))
+    first, second = tray.run(tray.shown.get()), tray.run(tray.shown.get())
+    tray.arm(first)
+    QTest.keyClicks(first.rows["name"].adapter.focus_target, "Ada")
+    second.activateWindow()
+    qtbot.waitUntil(second.isActiveWindow, timeout=2000)
+    first.activateWindow()  # back, by the window manager's choice
+    qtbot.waitUntil(first.isActiveWindow, timeout=2000)
+    assert not first.arming.engaged
+    QTest.keyClicks(first.rows["name"].adapter.focus_target, " Lovelace")
+    QTest.keyClick(first.rows["name"].adapter.focus_target, Qt.Key.Key_Return)
+    tray.settle()
+    assert first.rows["name"].adapter.focus_target.text() == "Ada" and channel.sent == []
+    QTest.keyClick(first, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    QTest.keyClick(first.rows["name"].adapter.focus_target, Qt.Key.Key_Return)
+    assert tray.reply(channel) == {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": {"action": "accept", "content": {"name": "Ada"}},
+    }
+    tray.disconnect(channel)

@@ -78,6 +78,18 @@ _MOUSE = frozenset({QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease
 _WATCHED = _KEYS | _MOUSE | {QEvent.Type.InputMethod}
 #: The classes PySide6 wraps every event of _WATCHED in (key and mouse events are input events).
 _INPUT_CLASSES = (QInputEvent, QInputMethodEvent)
+#: Modifier keys pressed on their own.
+_MODIFIER_KEYS = frozenset(
+    {
+        Qt.Key.Key_Control,
+        Qt.Key.Key_Shift,
+        Qt.Key.Key_Alt,
+        Qt.Key.Key_Meta,
+        Qt.Key.Key_AltGr,
+        Qt.Key.Key_Super_L,
+        Qt.Key.Key_Super_R,
+    }
+)
 #: Keys that commit or dismiss: never acted on when auto-repeated.
 _NO_REPEAT = frozenset({Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space, Qt.Key.Key_Escape})
 
@@ -136,7 +148,6 @@ class Arming(QObject):
         self._waiting = False  # the delay ran out but ``ready`` said no
         self._fresh: set[int] = set()  # keys pressed (not auto-repeated) since arming
         self._held: set[int] = set()  # keys already down when it armed (X11), until released
-        self._swallow: set[int] = set()  # the engagement key's own key, until released
         self._focus_before: QWidget | None = None  # where the focus was before its last move here
         #: ``time.monotonic()`` until which the next activation is one the user asked for
         #: (:meth:`welcome`, a pointer press before the activation arrived), and its kind.
@@ -305,12 +316,6 @@ class Arming(QObject):
         if kind in _KEYS:
             assert isinstance(event, QKeyEvent)
             key = _key_id(event)
-            if key in self._swallow:
-                if kind == QEvent.Type.KeyRelease and not event.isAutoRepeat():
-                    self._swallow.discard(key)
-                elif kind == QEvent.Type.ShortcutOverride:
-                    event.accept()
-                return False
             if key in self._held:  # held since before arming: dropped until it is really released
                 # Qt tells an auto-repeat release from a real one by the next event's time; on a
                 # busy machine it gets it wrong, so the key's state is asked of the server.
@@ -335,16 +340,16 @@ class Arming(QObject):
 
     def _inert_key(self, event: QEvent) -> bool:
         """A key or input-method event before engagement: refused; :data:`ENGAGE_KEY_TEXT`
-        (pressed, not repeated) engages, and its own release is swallowed too."""
+        (pressed, not repeated) engages. Its keys were pressed before arming, so their release
+        and repeats are dropped like those of any key held from before."""
         kind = event.type()
         if kind == QEvent.Type.ShortcutOverride:
             event.accept()
         elif kind == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             if is_engage_key(event) and not event.isAutoRepeat() and self.window.isActiveWindow():
-                self._swallow.add(_key_id(event))
                 self.engage(KEY)
-            elif not event.isAutoRepeat():
-                self.refused.emit()
+            elif not event.isAutoRepeat() and event.key() not in _MODIFIER_KEYS:
+                self.refused.emit()  # (a modifier alone is no key typed: it may begin the engagement key)
         return False
 
 
