@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 PYTHON="${PYTHON:-python3}"
 # Shared libraries PySide6 wheels load (offscreen and xcb), a font; libXss, which tells the app
-# whether the user is typing (X input idle time); Xvfb, xdotool, a window manager (openbox), an
+# whether input came after a window change (X input idle time: a focus the window manager chose
+# is handed back); Xvfb, xdotool, a window manager (openbox), an
 # "other application" (xterm), xprop and the AT-SPI accessibility bus (with its Python client)
 # for the real-window and screen-reader tests; strace
 # for the no-network test; the desktop-file and AppStream validators for the packaging tests.
@@ -43,3 +44,13 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+
+# The Wayland real-window tests (tests/integration/sway.py) run sway, the tray app and its
+# requesters as an unprivileged user, who cannot reach an interpreter under a 0700 home: they use
+# .venv-wayland, on the system Python, when this runs as root with sway installed.
+if [ "$(id -u)" = 0 ] && command -v sway >/dev/null 2>&1 && [ -x /usr/bin/python3 ]; then
+  if [ ! -x .venv-wayland/bin/python ]; then
+    /usr/bin/python3 -m venv .venv-wayland
+  fi
+  .venv-wayland/bin/python -m pip install -q --disable-pip-version-check -e .
+fi

@@ -145,7 +145,7 @@ def _open(sock: Path, params: dict) -> socket.socket:
     conn.settimeout(30)
     conn.connect(str(sock))
     conn.sendall(rpc.create_line(1, params))
-    windows.activate_new()  # the user goes to it (it waits to be chosen when the user was typing)
+    windows.engage_new()  # the user goes to it (it waits to be chosen when the user was typing)
     return conn
 
 

@@ -243,3 +243,32 @@ def test_two_requests_together_take_no_key_and_each_answers_after_its_own_act(de
     finally:
         first.close()
         second.close()
+
+
+@pytest.mark.parametrize("with_input", [True, False])
+def test_a_switch_right_after_a_dialog_closed_is_kept_only_when_input_made_it(desktop, terminal, with_input):
+    """Right after A closed, a focus that follows input (a taskbar click: the pointer moves) is
+    the user's and stays on B; one without any input is the window manager's and goes back."""
+    first, second = Requester(desktop), Requester(desktop)
+    try:
+        window_a, _ = first.ask(CONFIRM)
+        window_b, _ = second.ask(CONFIRM)
+        at(time.monotonic(), 600)
+        engage(window_a)
+        at(time.monotonic(), 100)
+        xdo("key", "Return")
+        assert first.reply() == {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}}
+        if with_input:
+            xdo("mousemove_relative", "--", "3", "3")
+        xdo("windowactivate", "--sync", window_b)
+        at(time.monotonic(), 300)
+        assert active_window() == (window_b if with_input else terminal.window)
+        if not with_input:
+            xdo("windowactivate", "--sync", window_b)
+        xdo("key", "ctrl+shift+Return")
+        at(time.monotonic(), 100)
+        xdo("key", "Escape")
+        assert second.reply() == {"jsonrpc": "2.0", "id": 1, "result": {"action": "cancel"}}
+    finally:
+        first.close()
+        second.close()

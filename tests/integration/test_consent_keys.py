@@ -152,7 +152,9 @@ def active_window() -> str:
 
 def go_to(window: str, key: str) -> None:
     """The user's deliberate acts: switch to ``window``, press Ctrl+Shift+Enter in it, then
-    ``key`` a moment later."""
+    ``key`` a moment later (the user notices the window first: a focus right after a window
+    change with no input since is the window manager's, and is handed back)."""
+    at(time.monotonic(), 400)
     engage(window)
     at(time.monotonic(), 300)
     xdo("key", key)
@@ -198,6 +200,7 @@ def test_a_second_dialog_never_takes_the_keys_the_user_is_typing_into_the_first(
     first, second = Requester(tray), Requester(tray)
     try:
         window_a, _mapped = first.ask(REVIEW)
+        at(time.monotonic(), 500)  # the user notices it (a focus right after a map is handed back)
         engage(window_a)
         at(time.monotonic(), DELIBERATE_MS)
         typing = subprocess.Popen(["xdotool", "type", "--delay", "60", "looks good to me, ship it"])

@@ -199,7 +199,7 @@ def test_a_keyboard_alone_gets_the_same_json_as_the_mouse(trays, clipboard, case
         conn.settimeout(30)
         conn.connect(str(tray))
         conn.sendall(rpc.create_line(1, case["params"]))
-        windows.activate_new()
+        windows.engage_new()
         for step in interaction["steps"]:
             if step["do"] == "paste":
                 clipboard.hold(step["text"] * int(step.get("repeat", 1)))

@@ -50,7 +50,7 @@ def _ask(sock: Path, keys: list[str]) -> dict:
         conn.settimeout(30)
         conn.connect(str(sock))
         conn.sendall(rpc.create_line(1, PARAMS))
-        windows.activate_new()
+        windows.engage_new()
         subprocess.run(["xdotool", "key", "--delay", "30", *keys], check=True, timeout=30)
         return json.loads(conn.makefile(encoding="utf-8").readline())
 

@@ -107,8 +107,15 @@ class Windows:
         raise AssertionError("the dialog window did not appear")
 
     def activate_new(self) -> str:
-        """Wait for the new window, give it the keyboard focus, and engage with it as a
-        keyboard user does (Ctrl+Shift+Enter: focus alone never makes a dialog take keys)."""
+        """Wait for the new window and give it the keyboard focus (the History and Settings
+        windows, file dialogs: windows that take keys once they have the focus)."""
+        window = self.new()
+        subprocess.run(["xdotool", "windowactivate", "--sync", window], capture_output=True, timeout=30)
+        return window
+
+    def engage_new(self) -> str:
+        """Wait for the new elicitation dialog and engage with it as a keyboard user does (focus
+        alone never makes a dialog take keys): :func:`engage`."""
         window = self.new()
         engage(window)
         return window
@@ -116,6 +123,8 @@ class Windows:
 
 def engage(window: str) -> None:
     """The keyboard user's two deliberate steps before the usual keys: go to ``window`` (the
-    window switcher's request, as xdotool makes it) and press Ctrl+Shift+Enter in it."""
+    window switcher's request, as xdotool makes it, after input as a real switch has: a nudge
+    of the pointer) and press Ctrl+Shift+Enter in it."""
+    subprocess.run(["xdotool", "mousemove_relative", "--", "1", "0"], capture_output=True, timeout=30)
     subprocess.run(["xdotool", "windowactivate", "--sync", window], capture_output=True, timeout=30)
     subprocess.run(["xdotool", "key", "ctrl+shift+Return"], capture_output=True, timeout=30)

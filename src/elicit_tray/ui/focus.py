@@ -33,7 +33,8 @@ __all__ = ["FALLBACK_MS", "XDesktop", "desktop", "keys_held"]
 log = logging.getLogger(__name__)
 
 #: A focus that reaches a dialog within this time (ms) after a top-level window mapped or
-#: unmapped follows that change (the window manager's choice), not an act of the user.
+#: unmapped, with no keyboard or pointer input since, follows that change (the window
+#: manager's choice), not an act of the user.
 FALLBACK_MS = 300
 
 # X protocol constants (X11/X.h).
@@ -62,6 +63,17 @@ class _XClientMessage(ctypes.Structure):
         ("message_type", ctypes.c_ulong),
         ("format", ctypes.c_int),
         ("data", ctypes.c_long * 5),
+    ]
+
+
+class _XScreenSaverInfo(ctypes.Structure):
+    _fields_ = [
+        ("window", ctypes.c_ulong),
+        ("state", ctypes.c_int),
+        ("kind", ctypes.c_int),
+        ("til_or_since", ctypes.c_ulong),
+        ("idle", ctypes.c_ulong),
+        ("event_mask", ctypes.c_ulong),
     ]
 
 
@@ -156,6 +168,7 @@ class XDesktop:
         self.last_change = float("-inf")
         self._override_redirect: set[int] = set()
         self._note_active(self.active_window())
+        self._idle = _IdleTime(self._display, self._root)
         x11.XFlush(self._display)
 
     # -- reading ------------------------------------------------------------------------------
@@ -230,9 +243,17 @@ class XDesktop:
     # -- deciding and acting ------------------------------------------------------------------
     def follows_window_change(self) -> bool:
         """Whether a focus arriving now follows a top-level window's map or unmap within
-        :data:`FALLBACK_MS` (the window manager's own choice, not the user's act)."""
+        :data:`FALLBACK_MS` with no keyboard or pointer input since (the window manager's own
+        choice, not the user's act: the window switcher or a click is input). Without the
+        X server's idle time (MIT-SCREEN-SAVER), the time alone decides."""
         self.read_events(sync=True)
-        return (time.monotonic() - self.last_change) * 1000 < FALLBACK_MS
+        since_ms = (time.monotonic() - self.last_change) * 1000
+        if since_ms >= FALLBACK_MS:
+            return False
+        idle_ms = self._idle.ms()
+        # The change is read a little after it happened, so since_ms is if anything too small:
+        # input just before the change (the Enter that closed a window) never counts as after.
+        return idle_ms is None or idle_ms >= since_ms
 
     def give_focus_back(self) -> bool:
         """Give the keyboard focus to the user's last window that is not the app's own and is
@@ -250,6 +271,37 @@ class XDesktop:
         self._x11.XFlush(self._display)
         log.info("keyboard focus handed back to window 0x%x", target)
         return True
+
+
+class _IdleTime:
+    """Milliseconds since the last keyboard or pointer input anywhere on the desktop
+    (XScreenSaverQueryInfo: the X server keeps it for every client; XTEST input counts too)."""
+
+    def __init__(self, display: int, root: int):
+        self._display, self._root = display, root
+        self._info: ctypes._Pointer[_XScreenSaverInfo] | None = None
+        try:
+            xss = ctypes.CDLL(ctypes.util.find_library("Xss") or "libXss.so.1")
+        except OSError as exc:
+            log.info("no X idle time (%s): a focus right after a window change is always handed back", exc)
+            return
+        xss.XScreenSaverQueryExtension.argtypes = [
+            ctypes.c_void_p,
+            ctypes.POINTER(ctypes.c_int),
+            ctypes.POINTER(ctypes.c_int),
+        ]
+        xss.XScreenSaverAllocInfo.restype = ctypes.POINTER(_XScreenSaverInfo)
+        xss.XScreenSaverQueryInfo.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(_XScreenSaverInfo)]
+        event_base, error_base = ctypes.c_int(), ctypes.c_int()
+        if xss.XScreenSaverQueryExtension(display, ctypes.byref(event_base), ctypes.byref(error_base)):
+            self._xss = xss
+            self._info = xss.XScreenSaverAllocInfo()
+
+    def ms(self) -> int | None:
+        """The idle time, or ``None`` when the server cannot tell."""
+        if self._info is None or not self._xss.XScreenSaverQueryInfo(self._display, self._root, self._info):
+            return None
+        return int(self._info.contents.idle)
 
 
 _desktop: XDesktop | None = None
