@@ -44,9 +44,10 @@ WINDOW_MANAGERS = {
 }
 
 
-def _start_x(manager: str) -> tuple[list[subprocess.Popen[bytes]], str]:
-    """An Xvfb of its own (a free display number, from -displayfd) with ``manager`` running."""
-    for tool in ("Xvfb", "xdotool", "xterm", WINDOW_MANAGERS[manager][-3 if manager == "xfwm4" else 0]):
+def _start_x(manager: str, log: Path) -> tuple[list[subprocess.Popen[bytes]], str]:
+    """An Xvfb of its own (a free display number, from -displayfd) with ``manager`` running,
+    its output in ``log``; fails (never skips) when either cannot start."""
+    for tool in ("Xvfb", "xdotool", "xterm", manager):
         if not shutil.which(tool):
             pytest.fail(f"{tool} is missing: scripts/setup.sh installs it")
     read, write = os.pipe()
@@ -62,42 +63,48 @@ def _start_x(manager: str) -> tuple[list[subprocess.Popen[bytes]], str]:
     if display == ":":
         server.kill()
         pytest.fail("Xvfb did not start")
-    env = dict(os.environ, DISPLAY=display)
-    wm = subprocess.Popen(WINDOW_MANAGERS[manager], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    os.environ["DISPLAY"] = display
-    while not _has_window_manager():
+    with open(log, "wb") as out:
+        wm = subprocess.Popen(WINDOW_MANAGERS[manager], env=dict(os.environ, DISPLAY=display), stdout=out, stderr=out)
+    deadline = time.monotonic() + 60
+    while not _has_window_manager(display):
         if wm.poll() is not None or time.monotonic() > deadline:
+            wm.kill()
             server.kill()
-            pytest.fail(f"{manager} did not start on {display}")
+            pytest.fail(f"{manager} did not start on {display}: {log.read_text(errors='replace')[-2000:]}")
         time.sleep(0.02)  # bounded poll of the X server for the window manager's check window
     return [wm, server], display
 
 
 @pytest.fixture(scope="module", params=sorted(WINDOW_MANAGERS))
 def desktop(request) -> Iterator[Path]:
-    """(window manager name) -> the tray app's socket, on an X server with that manager."""
+    """(window manager name) -> the tray app's socket, on an X server with that manager; the
+    tests' own X clients (xdotool, xterm) use it through $DISPLAY, put back afterwards."""
     before = os.environ.get("DISPLAY")
-    processes, _display = _start_x(request.param)
     workdir = short_tmpdir()
-    tray = TrayProcess(
-        workdir / "socket",
-        None,
-        workdir=workdir,
-        extra_args=("--arm-delay-ms", str(ARM_MS), "--no-browser"),
-        env={"QT_QPA_PLATFORM": "xcb"},
-    ).start()
+    processes, display = _start_x(request.param, workdir / "wm.log")
+    tray = None
     try:
+        os.environ["DISPLAY"] = display
+        tray = TrayProcess(
+            workdir / "socket",
+            None,
+            workdir=workdir,
+            extra_args=("--arm-delay-ms", str(ARM_MS), "--no-browser"),
+            env={"QT_QPA_PLATFORM": "xcb"},
+        ).start()
         yield tray.sock
     finally:
-        assert tray.stop() == 0, tray.stderr
-        for process in processes:
-            process.terminate()
-            process.wait(timeout=30)
         if before is None:
             os.environ.pop("DISPLAY", None)
         else:
             os.environ["DISPLAY"] = before
+        try:
+            if tray is not None:
+                assert tray.stop() == 0, tray.stderr
+        finally:
+            for process in processes:
+                process.terminate()
+                process.wait(timeout=30)
 
 
 @pytest.fixture

@@ -28,9 +28,11 @@ needs_x = pytest.mark.skipif(
 _window_manager: subprocess.Popen[bytes] | None = None
 
 
-def _has_window_manager() -> bool:
+def _has_window_manager(display: str | None = None) -> bool:
+    """Whether a window manager runs on ``display`` (default: $DISPLAY)."""
+    env = None if display is None else dict(os.environ, DISPLAY=display)
     found = subprocess.run(
-        ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], capture_output=True, text=True, timeout=10
+        ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], capture_output=True, text=True, timeout=10, env=env
     ).stdout
     return "window id" in found
 
