@@ -442,3 +442,14 @@ def test_losing_the_focus_makes_an_engaged_dialog_inert_again(aio, qtbot):
         "result": {"action": "accept", "content": {"name": "Ada"}},
     }
     tray.disconnect(channel)
+
+
+def test_a_click_counts_as_soon_as_a_dialog_the_user_chose_is_armed(aio):
+    """Chosen right after it appeared (tray menu, the demo's scripted user): armed after the
+    delay, by which time it has been on screen for the delay too, so a click counts at once."""
+    tray = Tray(aio, arm_delay_ms=ARM_MS)
+    channel = tray.connect()
+    tray.send(channel, rpc.create(1, CONFIRM))
+    dialog = tray.arm(tray.run(tray.shown.get()))
+    QTest.mouseClick(dialog.decline_button, Qt.MouseButton.LeftButton)
+    assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "decline"}}

@@ -144,6 +144,9 @@ class Arming(QObject):
         self.ready = lambda: True
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
+        # Never early (a coarse timer may fire 5% early): once armed after an activation, the
+        # dialog has also been on screen for the delay, so a click then counts too.
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._timer.timeout.connect(self.try_arm)
         self._waiting = False  # the delay ran out but ``ready`` said no
         self._fresh: set[int] = set()  # keys pressed (not auto-repeated) since arming
