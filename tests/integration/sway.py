@@ -148,6 +148,7 @@ class Sway:
         return requester
 
     def stop(self) -> None:
+        """End every process it started, reaped, with their pipes closed."""
         for process in reversed(self._processes):
             if process.poll() is None:
                 process.terminate()
@@ -156,6 +157,8 @@ class Sway:
                 except subprocess.TimeoutExpired:
                     process.kill()
                     process.wait(timeout=10)
+            if process.stdout is not None:
+                process.stdout.close()
 
 
 class Requester:
