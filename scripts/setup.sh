@@ -21,6 +21,31 @@ DEB_PACKAGES=(libegl1 libgl1 libglib2.0-0 libfontconfig1 libdbus-1-3 libxkbcommo
 read -r -a extra_packages <<<"${EXTRA_DEB_PACKAGES:-}"
 DEB_PACKAGES+=("${extra_packages[@]}")
 
+# Another package manager (unattended-upgrades, a software centre, a second setup) may hold apt's
+# locks: wait for them up to APT_LOCK_WAIT_S seconds (default 300), saying so, instead of failing
+# with apt's "Could not get lock" (status 100). `DPkg::Lock::Timeout` makes apt itself wait for the
+# dpkg lock; `apt-get update` (apt 2.6) does not wait for the package-lists lock, so it is retried.
+apt_quietly() {
+  local deadline=$((SECONDS + ${APT_LOCK_WAIT_S:-300})) said="" out rc
+  while :; do
+    rc=0
+    out="$(apt-get -o DPkg::Lock::Timeout="${APT_LOCK_WAIT_S:-300}" "$@" 2>&1)" || rc=$?
+    if ((rc == 0)); then return 0; fi
+    if ! grep -qE "Could not get lock|Unable to (lock|acquire)" <<<"$out" || ((SECONDS >= deadline)); then
+      printf '%s\n' "$out" >&2
+      if grep -qE "Could not get lock|Unable to (lock|acquire)" <<<"$out"; then
+        echo "setup: another package manager still holds apt's lock after ${APT_LOCK_WAIT_S:-300} s; let it finish, then run this again" >&2
+      fi
+      return "$rc"
+    fi
+    if [ -z "$said" ]; then
+      echo "setup: another package manager holds apt's lock; waiting for it (up to ${APT_LOCK_WAIT_S:-300} s)"
+      said=1
+    fi
+    sleep "${APT_LOCK_POLL_S:-2}"
+  done
+}
+
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
   for pkg in "${DEB_PACKAGES[@]}"; do
@@ -30,8 +55,8 @@ if command -v dpkg-query >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
       echo "setup: installing system packages: ${missing[*]}"
       export DEBIAN_FRONTEND=noninteractive
-      apt-get update -qq
-      apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+      apt_quietly update -qq
+      apt_quietly install -y -qq --no-install-recommends "${missing[@]}"
     else
       echo "setup: these system packages are missing; install them with:"
       echo "  sudo apt-get install -y ${missing[*]}"
