@@ -20,7 +20,7 @@ lines carry ``content`` (the accepted values), ``message`` and the full ``url``.
 Other events: ``ignored-response`` (a response sent to the tray), ``connection-refused``
 (another user's uid; too many connections), ``started`` / ``stopped``.
 
-The files cannot be turned against the user (issue 11 §3, README "IPC contract"): the log is
+The files cannot be turned against the user (README "IPC contract"): the log is
 opened with ``O_NOFOLLOW`` and used only if it is a regular file owned by the user with no other
 hard link, in a directory that no other user can write or, if others can (``/tmp``), that is
 sticky; every symbolic link on the way to it must be the user's or root's. Its mode is forced to

@@ -3,12 +3,12 @@
 Pure Python (no Qt), shared by the tray app (``serve``) and the requester side, so that both
 compute the same path from the same environment (README "Using it from an MCP client").
 
-The default path never lies in a directory another user could create first (issue 10 §2):
+The default path never lies in a directory another user could create first:
 ``$XDG_RUNTIME_DIR`` when it is a directory of ours that others cannot write, else
 ``/run/user/<uid>`` under the same condition, else a directory under the user's home (the
 platformdirs user state dir). There is no fallback to a shared temporary directory.
 
-What ``serve`` does with the path (issue 11 §3, README "IPC contract"): it creates only missing
+What ``serve`` does with the path (README "IPC contract"): it creates only missing
 directories (mode 0700) and tightens only a directory it created itself; an existing directory
 must already be the user's with mode 0700 (:func:`ensure_private_dir`). It takes the instance
 lock ``<socket>.lock`` (:class:`InstanceLock`) before it looks at the socket path, so two

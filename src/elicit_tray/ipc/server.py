@@ -12,7 +12,7 @@ Limits (README "IPC contract"): at most :data:`MAX_CONNECTIONS` connections at o
 most :data:`MAX_CONNECTIONS_PER_PEER` of them from one requester process (one more gets a
 -32000 error line with a null id, ``data.scope`` ``"connections"`` or ``"peer"``, and is
 closed); a connection that holds no pending request and sent no complete message for
-:data:`~elicit_tray.ipc.protocol.IDLE_CLOSE_S` is closed (issue 11 §1); a connection whose unread
+:data:`~elicit_tray.ipc.protocol.IDLE_CLOSE_S` is closed; a connection whose unread
 answers exceed :data:`MAX_UNSENT_BYTES` is closed (its dialogs expire).
 """
 
@@ -272,7 +272,7 @@ class LocalEndpoint(QObject):
 
     def listen(self) -> None:
         """Check the path fits ``AF_UNIX``, make sure its directory is private, take the instance
-        lock, recover a stale socket, listen, chmod 0600 (issue 11 §3, README "IPC contract").
+        lock, recover a stale socket, listen, chmod 0600 (README "IPC contract").
 
         The directory: created 0700 if missing, else it must already be the user's with mode 0700
         (:func:`~elicit_tray.paths.ensure_private_dir`: nothing existing is chmodded). The lock:

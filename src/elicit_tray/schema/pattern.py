@@ -5,7 +5,7 @@ JSON Schema says a ``pattern`` is an ECMA-262 regular expression, searched unanc
 newline). The engine is ``regress`` (Rust, made for ECMA-262), built with the ``u`` flag as the
 specification recommends.
 
-Bounded work (issue 11 §1): a backtracking engine can take exponential time to match
+Bounded work: a backtracking engine can take exponential time to match
 (``^(a+)+$``), so the UI thread never matches itself:
 
 - :func:`compile_problem` (in the request parser) checks the length (at most

@@ -27,7 +27,7 @@ def _skip_source_scan() -> None:
     ``inspect.getsource`` (to find the word "PySide6", for ``from __feature__ import ...``). That
     leaves every source file's lines in ``linecache`` for the life of the process: measured 4.5
     MiB of the Python heap at idle and 7.1 MiB after the first answers, about 7 MiB of RSS
-    (``benchmarks/memory.py``, issue 11 §2). The app uses no ``__feature__``; the same answer comes
+    (``benchmarks/memory.py``). The app uses no ``__feature__``; the same answer comes
     from the module's globals. Where a PySide6 release has no such hook nothing changes."""
     try:
         from shibokensupport import feature  # type: ignore[import-not-found]

@@ -28,7 +28,7 @@ def parent_as(child: QObject, kind: type[_Parent]) -> _Parent:
     """``child``'s Qt parent, typed as ``kind``. A helper that a dialog or widget holds reaches
     its owner this way, never through a Python attribute: an attribute back to the owner is a
     reference cycle, and the owner's Python side then waits for the garbage collector instead
-    of going when the owner does (issue 11 §2). ``RuntimeError`` when the parent is gone or is
+    of going when the owner does (README "Memory"). ``RuntimeError`` when the parent is gone or is
     not a ``kind``."""
     parent = child.parent()
     if not isinstance(parent, kind):

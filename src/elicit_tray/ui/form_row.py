@@ -63,7 +63,7 @@ class FormRow:
         label: the row label bound to the control (``None`` when the control labels itself).
         error: the inline error label (id ``field-<name>-error``), hidden while there is none;
             made the first time it is asked for (:attr:`error`): most fields never show an error,
-            and a label per row was a tenth of a form's widgets (issue 11 §2).
+            and a label per row was a tenth of a form's widgets (memory, README "Memory").
         hint: the shown description and constraints (``-description``), or ``None``.
         description: description and constraints (required included) as screen readers get it.
         spoken: the accessible description now (:func:`spoken`).
@@ -102,7 +102,7 @@ class FormRow:
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(2)
         column.addWidget(adapter.widget)
-        if adapter.notice is not None:  # invisible characters in the value, named (issue 10 §3)
+        if adapter.notice is not None:  # invisible characters in the value, named
             adapter.notice.setObjectName(field_id(spec.name, "invisible"))
             adapter.notice.setForegroundRole(QPalette.ColorRole.PlaceholderText)
             column.addWidget(adapter.notice)

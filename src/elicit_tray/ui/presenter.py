@@ -6,7 +6,7 @@ the user's outcome, ``presenter.complete(key)`` ends a URL dialog's waiting; can
 awaiting task (``notifications/cancelled``, disconnect) marks the dialog expired. An answer
 resolves only its own request. Several dialogs may be open at once; each is its own window.
 
-Queue (DESIGN.md "UI rules": a few dialogs at most are on screen; issue 11 §1): at most
+Queue (DESIGN.md "UI rules": a few dialogs at most are on screen): at most
 :data:`MAX_SHOWN_DIALOGS` dialogs are on screen at once. Further requests wait in the order
 they came (FIFO) without a window (:attr:`Presenter.waiting`); the tray menu lists them
 (choosing one shows it at once) and the newest dialog on screen says how many wait. When a

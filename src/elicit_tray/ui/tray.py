@@ -2,7 +2,7 @@
 
 Lists the pending requests (click to bring one to the front; those still waiting for a window,
 marked "not shown yet", get it when chosen: :mod:`.presenter` "Queue"), "Dismiss all" (each answers
-``cancel``), "History…" and "Settings…" (issue 15), "Start at login" (a checkbox over the XDG autostart entry, :mod:`elicit_tray.desktop`;
+``cancel``), "History…" and "Settings…", "Start at login" (a checkbox over the XDG autostart entry, :mod:`elicit_tray.desktop`;
 freedesktop platforms only) and "Quit". The app keeps serving where no system tray exists.
 """
 
