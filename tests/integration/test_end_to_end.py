@@ -157,3 +157,30 @@ async def test_request_reports_an_unreachable_tray_without_autostart():
     with tempfile.TemporaryDirectory(prefix="et-") as tmp:
         with pytest.raises(TrayUnavailable):
             await request("ping", socket_path=Path(tmp) / "socket", autostart=False)
+
+
+async def test_the_scripted_user_answers_requests_that_arrive_at_once(tmp_path):
+    """Offscreen activates every new window, so a second dialog takes the focus from the first
+    before it arms: the scripted user goes back to the one at hand, and answers each in turn."""
+    plan = [{"match": "question", "steps": [{"do": "submit"}]}]
+    workdir = short_tmpdir()
+    process = TrayProcess(workdir / "socket", plan, workdir=workdir).start()
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "default": 0}}}
+    answers: dict[int, dict] = {}
+
+    async def ask(n: int) -> None:
+        params = {
+            "mode": "form",
+            "message": f"question {n}",
+            "requestedSchema": {**schema, "properties": {"n": {"type": "integer", "default": n}}},
+        }
+        answers[n] = await request("elicitation/create", params, socket_path=process.sock, autostart=False)
+
+    try:
+        with anyio.fail_after(60):
+            async with anyio.create_task_group() as group:
+                for n in range(4):
+                    group.start_soon(ask, n)
+    finally:
+        assert process.stop() == 0
+    assert answers == {n: {"action": "accept", "content": {"n": n}} for n in range(4)}

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
@@ -184,10 +184,20 @@ class ScriptedUser:
             except Exception:  # a broken plan must not take the app down
                 log.exception("scripted user failed")
 
+        def go_to_it() -> None:  # as a user who chose it in the tray menu: engaged when it is active
+            dialog.arming.welcome()
+            dialog.raise_()
+            dialog.activateWindow()
+
+        def lost(engaged: bool) -> None:
+            # Another dialog took the focus before this one armed (a platform that activates
+            # every new window, as offscreen does): the user goes back to the one at hand.
+            if not engaged and not started:
+                QTimer.singleShot(0, dialog, go_to_it)
+
         dialog.armed.connect(go)
-        dialog.arming.welcome()  # as a user who chose it in the tray menu: engaged when it is active
-        dialog.raise_()
-        dialog.activateWindow()
+        dialog.arming.engagement_changed.connect(lost)
+        go_to_it()
         if dialog.is_armed:
             go()
 
