@@ -15,8 +15,6 @@ Times here are the scenario (a user who pauses, then types), not waits for the a
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,77 +33,9 @@ from tests.integration.test_consent_keys import (
     xdo,
 )
 from tests.integration.tray_process import TrayProcess, short_tmpdir
-from tests.integration.xwindows import _has_window_manager, engage
+from tests.integration.xwindows import WINDOW_MANAGERS, engage, own_x_desktop, stop_processes
 
 ARM_MS = 700
-WINDOW_MANAGERS = {
-    "openbox": ["openbox", "--sm-disable"],
-    "xfwm4": ["dbus-run-session", "xfwm4", "--compositor=off", "--sm-client-disable"],
-}
-
-
-#: Display numbers this process has used: a number a server just gave up is not taken again
-#: (a window manager started on a reused number could not open it, now and then).
-_used_displays: set[int] = set()
-
-
-def _stop(*processes: subprocess.Popen[bytes]) -> None:
-    for process in processes:
-        if process.poll() is None:
-            process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=30)
-
-
-def _x_server() -> tuple[subprocess.Popen[bytes], str]:
-    """An Xvfb on a display number no server holds and this process never used, once clients
-    can connect to it."""
-    for number in range(200, 300):
-        if number in _used_displays or Path(f"/tmp/.X{number}-lock").exists():
-            continue
-        _used_displays.add(number)
-        display = f":{number}"
-        server = subprocess.Popen(
-            ["Xvfb", display, "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        env = dict(os.environ, DISPLAY=display)
-        env.pop("XAUTHORITY", None)  # a server without -auth: no cookie to send
-        deadline = time.monotonic() + 30
-        while server.poll() is None and time.monotonic() < deadline:
-            probe = subprocess.run(["xprop", "-root", "-len", "0"], env=env, capture_output=True, timeout=10)
-            if probe.returncode == 0:
-                return server, display
-            time.sleep(0.05)  # bounded poll until the new server accepts clients
-        _stop(server)
-    pytest.fail("no Xvfb could be started on displays :200-:299")
-
-
-def _start_x(manager: str, log: Path) -> tuple[list[subprocess.Popen[bytes]], str]:
-    """An Xvfb of its own with ``manager`` running, its output in ``log``; fails (never skips)
-    when either cannot start (three tries)."""
-    for tool in ("Xvfb", "xdotool", "xterm", "xprop", manager):
-        if not shutil.which(tool):
-            pytest.fail(f"{tool} is missing: scripts/setup.sh installs it")
-    said = ""
-    for _attempt in range(3):
-        server, display = _x_server()
-        env = dict(os.environ, DISPLAY=display)
-        env.pop("XAUTHORITY", None)
-        with open(log, "wb") as out:
-            wm = subprocess.Popen(WINDOW_MANAGERS[manager], env=env, stdout=out, stderr=out)
-        deadline = time.monotonic() + 60
-        while wm.poll() is None and time.monotonic() < deadline and not _has_window_manager(display):
-            time.sleep(0.02)  # bounded poll of the X server for the window manager's check window
-        if _has_window_manager(display):
-            return [wm, server], display
-        _stop(wm, server)
-        said = log.read_text(errors="replace")[-2000:]
-    pytest.fail(f"{manager} did not start: {said}")
 
 
 @pytest.fixture(scope="module", params=sorted(WINDOW_MANAGERS))
@@ -115,7 +45,7 @@ def desktop(request) -> Iterator[Path]:
     before = os.environ.get("DISPLAY")
     before_auth = os.environ.pop("XAUTHORITY", None)  # (xvfb-run's, for its own display)
     workdir = short_tmpdir()
-    processes, display = _start_x(request.param, workdir / "wm.log")
+    processes, display = own_x_desktop(request.param, workdir / "wm.log")
     tray = None
     try:
         os.environ["DISPLAY"] = display
@@ -138,7 +68,7 @@ def desktop(request) -> Iterator[Path]:
             if tray is not None:
                 assert tray.stop() == 0, tray.stderr
         finally:
-            _stop(*processes)
+            stop_processes(*processes)
 
 
 @pytest.fixture
