@@ -16,7 +16,7 @@ it holds.
 from __future__ import annotations
 
 import datetime as _dt
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, assert_never
 
 from PySide6.QtCore import (
     QDate,
@@ -54,6 +54,7 @@ from PySide6.QtWidgets import (
 
 from ..display import describe_char, display_line, invisible_chars
 from ..schema import FieldKind, FieldSpec, coerce_number
+from ..schema.formats import Keyboard, format_of
 from .application import parent_as
 from .form_row import field_id
 from .i18n import translate
@@ -250,8 +251,23 @@ class FieldWidget(QObject):
         raise ValueError(f"{self.spec.name!r} is not a multi-select")
 
 
+def _input_hint(keyboard: Keyboard) -> Qt.InputMethodHint | None:
+    """The input-method hint of a format's on-screen keyboard (``None``: the default one)."""
+    match keyboard:
+        case Keyboard.TEXT:
+            return None
+        case Keyboard.EMAIL:
+            return Qt.InputMethodHint.ImhEmailCharactersOnly
+        case Keyboard.URL:
+            return Qt.InputMethodHint.ImhUrlCharactersOnly
+        case _:
+            assert_never(keyboard)
+
+
 class TextField(FieldWidget):
-    """A ``QLineEdit`` for plain, email and uri strings. Empty text means "not given".
+    """A ``QLineEdit`` for plain strings and those of a ``format``
+    (:data:`~elicit_tray.schema.formats.FORMATS`: its placeholder and keyboard). Empty text
+    means "not given".
 
     Bidi controls and invisible characters in the text are kept exactly (the value goes back as
     typed or as the default was sent) and named under the field in ``notice``
@@ -265,12 +281,12 @@ class TextField(FieldWidget):
         edit = QLineEdit()
         edit.setMaxLength(TEXT_CAPACITY)  # never cut: a value over maxLength gets its error instead
         edit.setClearButtonEnabled(self.clear_button)
-        if spec.format in ("email", "idn-email"):
-            edit.setInputMethodHints(Qt.InputMethodHint.ImhEmailCharactersOnly)
-            edit.setPlaceholderText("name@example.com")
-        elif spec.format == "uri":
-            edit.setInputMethodHints(Qt.InputMethodHint.ImhUrlCharactersOnly)
-            edit.setPlaceholderText("https://")
+        fmt = format_of(spec)
+        if fmt is not None:
+            if (hint := _input_hint(fmt.keyboard)) is not None:
+                edit.setInputMethodHints(hint)
+            if fmt.placeholder is not None:
+                edit.setPlaceholderText(fmt.placeholder)
         self.notice = WrappingLabel()
         self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.notice.setFocusPolicy(Qt.FocusPolicy.NoFocus)
