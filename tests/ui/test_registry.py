@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from elicit_tray.schema import FieldKind, parse_requested_schema
+from elicit_tray.schema.formats import FORMATS, StringFormat
 from elicit_tray.ui.registry import TABLE, Example, NoWidgetForKind, Row, WidgetRegistry, registry
 from elicit_tray.ui.scripted import perform
 from tests.ui.harness import Tray
@@ -79,6 +80,18 @@ def test_every_kind_of_the_model_has_a_row_and_every_row_an_example():
     kinds = {row.key for row in TABLE if isinstance(row.key, FieldKind)}
     assert kinds == set(FieldKind)
     assert [row.key for row in TABLE if not row.examples] == []
+
+
+@pytest.mark.parametrize("fmt", [pytest.param(row, id=name) for name, row in FORMATS.items()])
+def test_every_string_format_has_a_widget_and_an_example(fmt: StringFormat):
+    """Each row of the format table (schema/formats.py) is built by a row of the registry, and
+    that row shows it in an example (built and driven above)."""
+    schema = {"type": "object", "properties": {"f": {"type": "string", "format": fmt.name}}}
+    (spec,) = parse_requested_schema(schema).fields
+    serving = registry.row(spec)  # NoWidgetForKind when no row serves the format's kind
+    assert type(registry.pick(spec)) is serving.adapter
+    shown = [row.key for row in TABLE for example in row.examples if example.schema.get("format") == fmt.name]
+    assert serving.key in shown, f"add an Example with format {fmt.name!r} to the registry row {serving.key!r}"
 
 
 def test_a_kind_without_a_row_is_a_named_error_and_the_override_is_undone():

@@ -24,7 +24,9 @@ Adding a widget kind is one adapter class plus one row. For example, a colour pi
 then builds every example of the new row: it must resolve to the row, read back what it
 writes, show an error for its ``invalid`` steps and give ``value`` after the scripted user's
 ``steps``. ``test_every_kind_of_the_model_has_a_row`` fails for a
-:class:`~elicit_tray.schema.FieldKind` that has no row.
+:class:`~elicit_tray.schema.FieldKind` that has no row, and
+``test_every_string_format_has_a_widget_and_an_example`` for a row of the string format table
+(:data:`~elicit_tray.schema.formats.FORMATS`) that no example here shows.
 """
 
 from __future__ import annotations
@@ -192,6 +194,12 @@ TABLE: tuple[Row, ...] = (
                 "ada@example.com",
                 ({"do": "type", "text": "ada@example.com"},),
                 invalid=({"do": "type", "text": "ada"},),
+            ),
+            Example(
+                {"type": "string", "format": "idn-email"},
+                "jürgen@bücher.example",
+                ({"do": "paste", "text": "jürgen@bücher.example"},),
+                invalid=({"do": "type", "text": "ada@"},),
             ),
             Example(
                 {"type": "string", "format": "uri"},
