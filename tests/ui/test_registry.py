@@ -113,3 +113,23 @@ def test_an_override_swaps_one_rows_adapter_for_the_with_block():
     with local.override(FieldKind.INTEGER, TextField):
         assert type(local.pick(spec)) is TextField
     assert type(local.pick(spec)) is not TextField
+
+
+def test_the_adapters_do_not_import_the_registry():
+    """One direction only: the registry imports the adapters (widgets.py, datepicker.py), never
+    the other way, so every importer gets the registry's own types from ui/registry.py."""
+    import ast
+    import inspect
+
+    from elicit_tray.ui import datepicker, widgets
+
+    for module in (widgets, datepicker):
+        tree = ast.parse(inspect.getsource(module))
+        imported = {
+            name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom)
+            for name in [node.module or "", *(alias.name for alias in node.names)]
+        }
+        assert not {name for name in imported if name.endswith("registry")}, module.__name__
+        assert not hasattr(module, "WidgetRegistry") and not hasattr(module, "__getattr__")

@@ -38,18 +38,16 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..schema import FieldKind, FieldSpec
+from .datepicker import DateField, DateTimeField, picker_shows
 from .widgets import (
     BooleanField,
     ComboSelect,
-    DateField,
-    DateTimeField,
     FieldWidget,
     MultiSelect,
     NumberField,
     RadioSelect,
     TextField,
     TriStateBoolean,
-    picker_shows,
 )
 
 __all__ = [
