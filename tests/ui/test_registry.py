@@ -2,7 +2,7 @@
 validates and is driven by the scripted user, from the examples in the row itself, so a new
 row is covered the moment it is added; a kind without a row is a named error.
 
-STYLE.md (magicgui: "this schema -> this widget class"; rjsf: one widget per kind/format).
+As in magicgui ("this schema -> this widget class") and rjsf (one widget per kind/format).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Field kind -> widget adapter: the one place to add a widget kind.
 
-STYLE.md (magicgui, rjsf): a registry object with a literal data table (:data:`TABLE`) and one
+As in magicgui and rjsf: a registry object with a literal data table (:data:`TABLE`) and one
 :meth:`WidgetRegistry.pick` whose precedence is in its docstring, plus a context manager
 (:meth:`WidgetRegistry.override`) that swaps an entry for a test. A field whose kind has no
 row raises :class:`NoWidgetForKind`. The adapters live in :mod:`~elicit_tray.ui.widgets`;
@@ -72,7 +72,7 @@ Variant = Literal["radio", "tristate", "date-as-text"]
 WidgetKey = FieldKind | Variant
 #: Builds the adapter of one field (an adapter class is one).
 Factory = Callable[[FieldSpec], FieldWidget]
-#: A scripted-user step (``shared/cases`` vocabulary, :func:`~elicit_tray.ui.scripted.perform`).
+#: A scripted-user step (the vocabulary of :func:`~elicit_tray.ui.scripted.perform`).
 Step = Mapping[str, Any]
 
 
