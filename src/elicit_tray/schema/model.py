@@ -109,8 +109,8 @@ class FieldSpec:
 
     @property
     def effective_min_items(self) -> int:
-        """``minItems``, or 1 for a required multi-select without one (an empty list would make
-        ``required`` mean nothing)."""
+        """``minItems``, or 1 for a required multi-select without one (``docs/design.md``
+        "Product policies")."""
         if self.min_items is not None:
             return self.min_items
         return 1 if self.required else 0

@@ -1,7 +1,7 @@
 """``requestedSchema`` -> :class:`FormSpec`, or every reason why not.
 
 Implements the restricted subset of MCP 2025-11-25 / 2026-07-28 ``ElicitRequestFormParams``
-(``PrimitiveSchemaDefinition``) plus lenient extras for schemas servers send in practice:
+(``PrimitiveSchemaDefinition``) plus the lenient extras of ``docs/design.md`` "Product policies":
 legacy ``enumNames``; titled ``oneOf`` without ``type`` when every ``const`` is a string;
 ``items.oneOf`` as ``items.anyOf``; top-level ``$schema``; a local ``$ref`` into ``$defs``
 that resolves to a primitive kind; annotation keywords (``examples``, ``x-*``) ignored.

@@ -1,6 +1,6 @@
 """Field values: checking, text coercion, content building and final validation.
 
-Pure Python (no Qt). The content policy: untouched optional
+Pure Python (no Qt). The content policy of ``docs/design.md`` "Product policies": untouched optional
 fields and emptied optional text are omitted (the UI passes ``None``); integer -> JSON integer;
 number -> finite JSON number exactly as typed; boolean -> ``true``/``false``; date ->
 ``YYYY-MM-DD``; date-time -> RFC 3339 with seconds and offset; multi-select -> list of strings
@@ -353,7 +353,7 @@ def looks_secret(spec: FieldSpec) -> bool:
 
     MCP 2025-11-25 "Form mode": servers MUST NOT request sensitive information through form
     mode; the dialog warns when this heuristic matches. Judged by what the field asks for: its
-    name and title, for a field that takes text or a number; never by
+    name and title, for a field that takes text or a number (``docs/design.md`` "UI rules"); never by
     words in its description ("do not give us your pin" asks for no pin), nor for a choice,
     a date or a yes/no.
     """

@@ -86,8 +86,8 @@ class _TypingPicker(_DatePicker):
     - A number the calendar cannot take where it was typed (day 29 of February 2026, month 13,
       hour 25) is never quietly replaced: Qt shows the nearest value it can (2026-02-28), so the
       picker remembers what was typed (:attr:`refused`) and the field reports it as an error
-      until the user types a value that stands or picks one: the form never sends a date
-      the user did not give.
+      until the user types a value that stands or picks one: a value is sent only when the
+      user set it (``docs/design.md`` "UI rules").
     - F4 and Alt+Down open the calendar, as on a combo box (:meth:`open_calendar`).
     """
 

@@ -346,7 +346,8 @@ class BooleanField(FieldWidget):
 class TriStateBoolean(FieldWidget):
     """An optional boolean without a default: three radio buttons, "Not set" (checked at
     first: nothing is sent), "Yes" (``true``) and "No" (``false``), so each answer is one
-    deliberate choice."""
+    deliberate choice (``docs/design.md`` "UI rules": a value is sent only when the user set
+    it or the server's default stands as shown)."""
 
     single_control = False
 
