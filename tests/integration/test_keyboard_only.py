@@ -23,7 +23,8 @@ from typing import Any
 import pytest
 
 from elicit_tray.schema import FieldKind, parse_requested_schema
-from elicit_tray.ui.widgets import WidgetRegistry, assign_mnemonics
+from elicit_tray.ui.registry import WidgetRegistry
+from elicit_tray.ui.widgets import assign_mnemonics
 from tests import rpc
 from tests.conftest import load_cases
 from tests.integration.xwindows import Windows, needs_x, xcb_tray

@@ -2,7 +2,7 @@
 validates and is driven by the scripted user, from the examples in the row itself, so a new
 row is covered the moment it is added; a kind without a row is a named error.
 
-STYLE.md (magicgui: "this schema -> this widget class"; rjsf: one widget per kind/format).
+As in magicgui ("this schema -> this widget class") and rjsf (one widget per kind/format).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from elicit_tray.schema import FieldKind, parse_requested_schema
+from elicit_tray.schema.formats import FORMATS, StringFormat
 from elicit_tray.ui.registry import TABLE, Example, NoWidgetForKind, Row, WidgetRegistry, registry
 from elicit_tray.ui.scripted import perform
 from tests.ui.harness import Tray
@@ -81,6 +82,18 @@ def test_every_kind_of_the_model_has_a_row_and_every_row_an_example():
     assert [row.key for row in TABLE if not row.examples] == []
 
 
+@pytest.mark.parametrize("fmt", [pytest.param(row, id=name) for name, row in FORMATS.items()])
+def test_every_string_format_has_a_widget_and_an_example(fmt: StringFormat):
+    """Each row of the format table (schema/formats.py) is built by a row of the registry, and
+    that row shows it in an example (built and driven above)."""
+    schema = {"type": "object", "properties": {"f": {"type": "string", "format": fmt.name}}}
+    (spec,) = parse_requested_schema(schema).fields
+    serving = registry.row(spec)  # NoWidgetForKind when no row serves the format's kind
+    assert type(registry.pick(spec)) is serving.adapter
+    shown = [row.key for row in TABLE for example in row.examples if example.schema.get("format") == fmt.name]
+    assert serving.key in shown, f"add an Example with format {fmt.name!r} to the registry row {serving.key!r}"
+
+
 def test_a_kind_without_a_row_is_a_named_error_and_the_override_is_undone():
     local = WidgetRegistry()
     (spec,) = parse_requested_schema({"type": "object", "properties": {"n": {"type": "number"}}}).fields
@@ -100,3 +113,23 @@ def test_an_override_swaps_one_rows_adapter_for_the_with_block():
     with local.override(FieldKind.INTEGER, TextField):
         assert type(local.pick(spec)) is TextField
     assert type(local.pick(spec)) is not TextField
+
+
+def test_the_adapters_do_not_import_the_registry():
+    """One direction only: the registry imports the adapters (widgets.py, datepicker.py), never
+    the other way, so every importer gets the registry's own types from ui/registry.py."""
+    import ast
+    import inspect
+
+    from elicit_tray.ui import datepicker, widgets
+
+    for module in (widgets, datepicker):
+        tree = ast.parse(inspect.getsource(module))
+        imported = {
+            name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom)
+            for name in [node.module or "", *(alias.name for alias in node.names)]
+        }
+        assert not {name for name in imported if name.endswith("registry")}, module.__name__
+        assert not hasattr(module, "WidgetRegistry") and not hasattr(module, "__getattr__")

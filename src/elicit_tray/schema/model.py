@@ -8,16 +8,25 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Never, NoReturn
 
-__all__ = ["FieldKind", "Option", "FieldSpec", "FormSpec", "Violation", "SchemaError"]
+__all__ = [
+    "FieldKind",
+    "Option",
+    "FieldSpec",
+    "FormSpec",
+    "Violation",
+    "SchemaError",
+    "UnknownFieldKind",
+    "unknown_kind",
+]
 
 
 class FieldKind(enum.Enum):
     """The kind of one form field; the widget registry is keyed by it.
 
     MCP 2025-11-25 ``PrimitiveSchemaDefinition``: StringSchema (``TEXT``, ``DATE``,
-    ``DATETIME`` by ``format``), NumberSchema (``NUMBER``, ``INTEGER``), BooleanSchema,
+    ``DATETIME`` by ``format``: :data:`~elicit_tray.schema.formats.FORMATS`), NumberSchema (``NUMBER``, ``INTEGER``), BooleanSchema,
     the single-select enum schemas (``SINGLE_SELECT``) and multi-select (``MULTI_SELECT``).
     """
 
@@ -29,6 +38,25 @@ class FieldKind(enum.Enum):
     BOOLEAN = "boolean"
     SINGLE_SELECT = "single-select"
     MULTI_SELECT = "multi-select"
+
+
+class UnknownFieldKind(TypeError):
+    """A field of a :class:`FieldKind` that a ``match`` over kinds has no case for (a kind
+    added to the model without, e.g., its value check): a programming error, never "valid".
+
+    Attributes:
+        kind: the kind (or the value in its place) that had no case.
+    """
+
+    def __init__(self, kind: object):
+        super().__init__(f"no case for field kind {kind!r}")
+        self.kind = kind
+
+
+def unknown_kind(kind: Never) -> NoReturn:
+    """The last case of an exhaustive ``match`` over :class:`FieldKind`: mypy reports a
+    missing case (``kind`` is then not ``Never``); at run time raises :class:`UnknownFieldKind`."""
+    raise UnknownFieldKind(kind)
 
 
 @dataclass(frozen=True)
@@ -49,7 +77,9 @@ class FieldSpec:
         title: the shown label: the schema ``title``, else the property name.
         description: the schema ``description`` or ``None``.
         required: listed in the schema's ``required``.
-        format: ``"email"`` or ``"uri"`` for ``TEXT`` fields, else ``None``.
+        format: for a ``TEXT`` field, the name of its row of
+            :data:`~elicit_tray.schema.formats.FORMATS` (``"email"``, ``"uri"``...), else
+            ``None`` (a ``DATE``/``DATETIME`` field's kind says its format).
         min_length / max_length: string length bounds in characters (code points).
         pattern: a regular expression (older revisions only), searched unanchored.
         minimum / maximum: inclusive numeric bounds (``int`` or ``float``).
@@ -79,17 +109,11 @@ class FieldSpec:
 
     @property
     def effective_min_items(self) -> int:
-        """``minItems``, or 1 for a required multi-select without one (DESIGN: product policies)."""
+        """``minItems``, or 1 for a required multi-select without one (``docs/design.md``
+        "Product policies")."""
         if self.min_items is not None:
             return self.min_items
         return 1 if self.required else 0
-
-    def option_title(self, value: str) -> str:
-        """The shown title of option ``value``; ``KeyError`` if it is not an option."""
-        for option in self.options:
-            if option.value == value:
-                return option.title
-        raise KeyError(value)
 
 
 @dataclass(frozen=True)

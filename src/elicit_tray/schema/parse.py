@@ -1,11 +1,12 @@
 """``requestedSchema`` -> :class:`FormSpec`, or every reason why not.
 
 Implements the restricted subset of MCP 2025-11-25 / 2026-07-28 ``ElicitRequestFormParams``
-(``PrimitiveSchemaDefinition``) plus the lenient extras of DESIGN.md "Product policies":
+(``PrimitiveSchemaDefinition``) plus the lenient extras of ``docs/design.md`` "Product policies":
 legacy ``enumNames``; titled ``oneOf`` without ``type`` when every ``const`` is a string;
 ``items.oneOf`` as ``items.anyOf``; top-level ``$schema``; a local ``$ref`` into ``$defs``
 that resolves to a primitive kind; annotation keywords (``examples``, ``x-*``) ignored.
-Everything else is a :class:`Violation` with its JSON Pointer path.
+A string ``format`` is one of :data:`~elicit_tray.schema.formats.FORMATS` (whose row gives
+the field's kind). Everything else is a :class:`Violation` with its JSON Pointer path.
 """
 
 from __future__ import annotations
@@ -14,17 +15,14 @@ import logging
 import math
 from typing import Any
 
-from .model import FieldKind, FieldSpec, FormSpec, Option, SchemaError, Violation
+from .formats import FORMATS, STRING_FORMATS
+from .model import FieldKind, FieldSpec, FormSpec, Option, SchemaError, Violation, unknown_kind
 from .pointer import pointer as _ptr
 from .pointer import ref_tokens
 
 __all__ = ["parse_requested_schema", "STRING_FORMATS"]
 
 log = logging.getLogger(__name__)
-
-#: ``format`` values of StringSchema (MCP 2025-11-25 ``StringSchema.format``), and JSON Schema's
-#: ``idn-email`` (RFC 6531), read as the schema says.
-STRING_FORMATS = frozenset({"email", "idn-email", "uri", "date", "date-time"})
 
 _ANNOTATIONS = frozenset(
     {"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"}
@@ -207,7 +205,7 @@ class _Parser:
         pattern = prop.get("pattern")
         if "pattern" in prop:
             pattern = self.pattern(pattern, _ptr_join(path, "pattern"))
-        kind = {"date": FieldKind.DATE, "date-time": FieldKind.DATETIME}.get(fmt or "", FieldKind.TEXT)
+        kind = FORMATS[fmt].kind if fmt is not None else FieldKind.TEXT
         return FieldSpec(
             kind=kind,
             format=fmt if kind is FieldKind.TEXT else None,
@@ -373,22 +371,28 @@ def _with_default(spec: FieldSpec, prop: dict[str, Any], path: str) -> FieldSpec
 
 
 def _default_type_problem(spec: FieldSpec, default: Any) -> str | None:
+    """Why ``default`` is not of the JSON type of ``spec``'s kind (a phrase), or ``None``.
+    Raises :class:`~elicit_tray.schema.model.UnknownFieldKind` for a kind it has no case for."""
     kind = spec.kind
-    if kind is FieldKind.BOOLEAN:
-        return None if isinstance(default, bool) else "not a boolean"
-    if kind in (FieldKind.NUMBER, FieldKind.INTEGER):
-        if not _is_number(default):
-            return "not a finite number"
-        if kind is FieldKind.INTEGER and isinstance(default, float) and not default.is_integer():
-            return "not a whole number"
-        return None
-    if kind is FieldKind.MULTI_SELECT:
-        if not (isinstance(default, list) and all(isinstance(v, str) for v in default)):
-            return "not a list of strings"
-        if len(set(default)) != len(default):
-            return "repeated options"
-        return None
-    return None if isinstance(default, str) else "not a string"
+    match kind:
+        case FieldKind.BOOLEAN:
+            return None if isinstance(default, bool) else "not a boolean"
+        case FieldKind.NUMBER | FieldKind.INTEGER:
+            if not _is_number(default):
+                return "not a finite number"
+            if kind is FieldKind.INTEGER and isinstance(default, float) and not default.is_integer():
+                return "not a whole number"
+            return None
+        case FieldKind.MULTI_SELECT:
+            if not (isinstance(default, list) and all(isinstance(v, str) for v in default)):
+                return "not a list of strings"
+            if len(set(default)) != len(default):
+                return "repeated options"
+            return None
+        case FieldKind.TEXT | FieldKind.DATE | FieldKind.DATETIME | FieldKind.SINGLE_SELECT:
+            return None if isinstance(default, str) else "not a string"
+        case _:
+            unknown_kind(kind)
 
 
 def parse_requested_schema(schema: Any) -> FormSpec:

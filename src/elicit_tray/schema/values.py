@@ -1,15 +1,15 @@
 """Field values: checking, text coercion, content building and final validation.
 
-Pure Python (no Qt). The content policy of DESIGN.md "Product policies": untouched optional
+Pure Python (no Qt). The content policy of ``docs/design.md`` "Product policies": untouched optional
 fields and emptied optional text are omitted (the UI passes ``None``); integer -> JSON integer;
 number -> finite JSON number exactly as typed; boolean -> ``true``/``false``; date ->
 ``YYYY-MM-DD``; date-time -> RFC 3339 with seconds and offset; multi-select -> list of strings
-in option order. Messages are user-facing sentences.
+in option order. Messages are user-facing sentences. What each string ``format`` accepts,
+and the error it gives, is its row of :data:`~elicit_tray.schema.formats.FORMATS`.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import math
 import re
 from collections.abc import Callable
@@ -17,7 +17,8 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from ..translation_marks import QT_TRANSLATE_NOOP
-from .model import FieldKind, FieldSpec, FormSpec, Violation
+from .formats import FORMATS, format_of, is_date, is_datetime, is_email
+from .model import FieldKind, FieldSpec, FormSpec, Violation, unknown_kind
 from .pattern import MATCH_TIMEOUT_S, Verdict
 from .pattern import check as _pattern_check
 
@@ -43,21 +44,7 @@ PATTERN_TIMEOUT_S = MATCH_TIMEOUT_S
 
 _NUMBER_RE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _INT_RE = re.compile(r"[+-]?\d+")
-_DATE_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
-#: RFC 3339 ``date-time`` (section 5.6; "T" and "Z" in either case, as its note allows).
-_DATETIME_RE = re.compile(
-    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?"
-    r"(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))"
-)
 #: Matched against words (camelCase and snake_case split, lower case), so "footprint" is not "otp".
-#: RFC 5321 section 4.1.2 ``Mailbox`` pieces (JSON Schema ``email``); ``idn-email`` (RFC 6531)
-#: adds any non-ASCII character to ``atext`` and ``qtext``.
-_ATEXT = r"A-Za-z0-9!#$%&'*+\-/=?^_`{|}~"
-_DOT_STRING = re.compile(rf"[{_ATEXT}]+(?:\.[{_ATEXT}]+)*")
-_IDN_DOT_STRING = re.compile(rf"[{_ATEXT}\u0080-\U0010ffff]+(?:\.[{_ATEXT}\u0080-\U0010ffff]+)*")
-_QUOTED = re.compile(r'"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*"')
-_IDN_QUOTED = re.compile(r'"(?:[\x20\x21\x23-\x5b\x5d-\x7e\u0080-\U0010ffff]|\\[\x20-\x7e\u0080-\U0010ffff])*"')
-_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
 _SECRET_RE = re.compile(
     r"\b(pass(word|phrase|wd|code)s?|secrets?|tokens?|api ?keys?|private keys?|credit cards?|card numbers?"
     r"|cvv|cvc|pin|ssn|otp|2fa|mfa)\b"
@@ -141,43 +128,66 @@ def check_value(spec: FieldSpec, value: Any) -> str | None:
     """The first problem with ``value`` for ``spec``, as a sentence, or ``None`` if it is fine.
 
     ``value`` is in content form (``None`` for "not given"). Covers required, length,
-    format, pattern, numeric bounds, option membership and selection counts.
+    format (:data:`~elicit_tray.schema.formats.FORMATS`), pattern, numeric bounds, option
+    membership and selection counts. Raises
+    :class:`~elicit_tray.schema.model.UnknownFieldKind` for a kind it has no case for.
     """
     kind = spec.kind
+    check: Callable[[FieldSpec, Any], str | None]
+    match kind:
+        case FieldKind.TEXT | FieldKind.DATE | FieldKind.DATETIME:
+            check = _check_text
+        case FieldKind.NUMBER | FieldKind.INTEGER:
+            check = _check_number
+        case FieldKind.BOOLEAN:
+            check = _check_nothing  # a given true or false is always an answer
+        case FieldKind.SINGLE_SELECT:
+            check = _check_option
+        case FieldKind.MULTI_SELECT:
+            check = _check_selection
+        case _:
+            unknown_kind(kind)
     # "" is "not given" for typed text; for a select it is an answer when it is an option.
     empty = value is None or (value == "" and kind is not FieldKind.SINGLE_SELECT)
     if empty or (kind is FieldKind.MULTI_SELECT and value == [] and spec.effective_min_items):
         if kind is FieldKind.MULTI_SELECT and spec.effective_min_items:
             return Message(QT_TRANSLATE_NOOP("Validation", "Choose at least {count}."), count=spec.effective_min_items)
         return Message(QT_TRANSLATE_NOOP("Validation", "This field is required.")) if spec.required else None
-    if kind in (FieldKind.TEXT, FieldKind.DATE, FieldKind.DATETIME):
-        return _check_text(spec, value)
-    if kind in (FieldKind.NUMBER, FieldKind.INTEGER):
-        if spec.minimum is not None and value < spec.minimum:
-            return Message(
-                QT_TRANSLATE_NOOP("Validation", "The minimum is {minimum}."), minimum=format_number(spec.minimum)
-            )
-        if spec.maximum is not None and value > spec.maximum:
-            return Message(
-                QT_TRANSLATE_NOOP("Validation", "The maximum is {maximum}."), maximum=format_number(spec.maximum)
-            )
-        return None
-    if kind is FieldKind.SINGLE_SELECT:
-        return (
-            None
-            if any(o.value == value for o in spec.options)
-            else Message(QT_TRANSLATE_NOOP("Validation", "Choose one of the options."))
+    return check(spec, value)
+
+
+def _check_nothing(spec: FieldSpec, value: Any) -> str | None:
+    return None
+
+
+def _check_number(spec: FieldSpec, value: int | float) -> str | None:
+    if spec.minimum is not None and value < spec.minimum:
+        return Message(
+            QT_TRANSLATE_NOOP("Validation", "The minimum is {minimum}."), minimum=format_number(spec.minimum)
         )
-    if kind is FieldKind.MULTI_SELECT:
-        values = {o.value for o in spec.options}
-        if any(v not in values for v in value):
-            return Message(QT_TRANSLATE_NOOP("Validation", "Choose only from the options."))
-        if len(set(value)) != len(value):  # a multi-select always has unique items (parse.py)
-            return Message(QT_TRANSLATE_NOOP("Validation", "Choose each option only once."))
-        if len(value) < spec.effective_min_items:
-            return Message(QT_TRANSLATE_NOOP("Validation", "Choose at least {count}."), count=spec.effective_min_items)
-        if spec.max_items is not None and len(value) > spec.max_items:
-            return Message(QT_TRANSLATE_NOOP("Validation", "Choose at most {count}."), count=spec.max_items)
+    if spec.maximum is not None and value > spec.maximum:
+        return Message(
+            QT_TRANSLATE_NOOP("Validation", "The maximum is {maximum}."), maximum=format_number(spec.maximum)
+        )
+    return None
+
+
+def _check_option(spec: FieldSpec, value: str) -> str | None:
+    if any(o.value == value for o in spec.options):
+        return None
+    return Message(QT_TRANSLATE_NOOP("Validation", "Choose one of the options."))
+
+
+def _check_selection(spec: FieldSpec, value: list[str]) -> str | None:
+    values = {o.value for o in spec.options}
+    if any(v not in values for v in value):
+        return Message(QT_TRANSLATE_NOOP("Validation", "Choose only from the options."))
+    if len(set(value)) != len(value):  # a multi-select always has unique items (parse.py)
+        return Message(QT_TRANSLATE_NOOP("Validation", "Choose each option only once."))
+    if len(value) < spec.effective_min_items:
+        return Message(QT_TRANSLATE_NOOP("Validation", "Choose at least {count}."), count=spec.effective_min_items)
+    if spec.max_items is not None and len(value) > spec.max_items:
+        return Message(QT_TRANSLATE_NOOP("Validation", "Choose at most {count}."), count=spec.max_items)
     return None
 
 
@@ -186,20 +196,9 @@ def _check_text(spec: FieldSpec, value: str) -> str | None:
         return Message(QT_TRANSLATE_NOOP("Validation", "Enter at least {count} characters."), count=spec.min_length)
     if spec.max_length is not None and len(value) > spec.max_length:
         return Message(QT_TRANSLATE_NOOP("Validation", "Enter at most {count} characters."), count=spec.max_length)
-    if spec.kind is FieldKind.DATE and not is_date(value):
-        return Message(QT_TRANSLATE_NOOP("Validation", "Enter a date as YYYY-MM-DD."))
-    if spec.kind is FieldKind.DATETIME and not is_datetime(value):
-        return Message(
-            QT_TRANSLATE_NOOP("Validation", "Enter a date and time with an offset, such as 2026-05-01T09:30:00+02:00.")
-        )
-    if spec.format in ("email", "idn-email") and not is_email(value, idn=spec.format == "idn-email"):
-        if "@" not in value:
-            return Message(QT_TRANSLATE_NOOP("Validation", "Enter an email address, such as name@example.com."))
-        return Message(QT_TRANSLATE_NOOP("Validation", "This email address is not in a valid format."))
-    if spec.format == "uri" and not _is_uri(value):
-        return Message(
-            QT_TRANSLATE_NOOP("Validation", "Enter a full address with its scheme, such as https://example.com/.")
-        )
+    fmt = format_of(spec)
+    if fmt is not None and not fmt.accepts(value):
+        return Message(fmt.message(value))
     if spec.pattern is not None:
         verdict = _pattern_check(spec.pattern, value)
         if verdict == Verdict.TOO_SLOW:
@@ -209,89 +208,6 @@ def _check_text(spec: FieldSpec, value: str) -> str | None:
         if verdict != Verdict.MATCH:
             return Message(QT_TRANSLATE_NOOP("Validation", "The value does not match the expected pattern."))
     return None
-
-
-def is_date(value: str) -> bool:
-    """Whether ``value`` is an RFC 3339 ``full-date`` (JSON Schema ``date``): ``YYYY-MM-DD``,
-    years 0000-9999 of the proleptic Gregorian calendar, a real day of that month."""
-    found = _DATE_RE.fullmatch(value)
-    if not found:
-        return False
-    year, month, day = (int(g) for g in found.groups())
-    if not 1 <= month <= 12:
-        return False
-    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    return 1 <= day <= (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
-
-
-def is_datetime(value: str) -> bool:
-    """Whether ``value`` is an RFC 3339 ``date-time`` (section 5.6, JSON Schema ``date-time``):
-    ``T``/``Z`` in either case, any fraction of a second, offset ``Z`` or ``±hh:mm``, and a
-    leap second ``:60`` only at 23:59 UTC (section 5.7)."""
-    found = _DATETIME_RE.fullmatch(value)
-    if not found:
-        return False
-    date, hour, minute, second, _fraction, sign, off_h, off_m = found.groups()
-    h, m, sec = int(hour), int(minute), int(second)
-    if not is_date(date) or h > 23 or m > 59 or sec > 60:
-        return False
-    if sign is not None and (int(off_h) > 23 or int(off_m) > 59):
-        return False
-    if sec == 60:  # the UTC time of a leap second is 23:59:60
-        shift = 0 if sign is None else (1 if sign == "-" else -1) * (int(off_h) * 60 + int(off_m))
-        return (h * 60 + m + shift) % 1440 == 23 * 60 + 59
-    return True
-
-
-def is_email(value: str, idn: bool = False) -> bool:
-    """Whether ``value`` is an RFC 5321 ``Mailbox`` (JSON Schema ``email``), or with ``idn``
-    an RFC 6531 one (``idn-email``: UTF-8 in the local part, U-labels in the domain).
-
-    Local part: a dot-string or a quoted string, at most 64 octets. Domain: host names of any
-    suffix (special-use ones like ``corp.local`` included; nothing is looked up), at most 255
-    octets, or an address literal ``[192.0.2.1]`` / ``[IPv6:2001:db8::1]``. At most 254 octets.
-    """
-    if "@" not in value or len(value.encode("utf-8", "surrogatepass")) > 254:
-        return False
-    local, domain = value.rsplit("@", 1)
-    dot_string, quoted = (_IDN_DOT_STRING, _IDN_QUOTED) if idn else (_DOT_STRING, _QUOTED)
-    if not (dot_string.fullmatch(local) or quoted.fullmatch(local)) or len(local.encode("utf-8", "surrogatepass")) > 64:
-        return False
-    if domain.startswith("[") and domain.endswith("]"):
-        literal = domain[1:-1]
-        try:
-            if literal[:5].lower() == "ipv6:":
-                ipaddress.IPv6Address(literal[5:])
-            else:
-                ipaddress.IPv4Address(literal)
-        except ValueError:
-            return False
-        return True
-    return _is_domain(domain, idn)
-
-
-def _is_domain(domain: str, idn: bool) -> bool:
-    if not domain or len(domain) > 255:
-        return False
-    for label in domain.split("."):
-        if not label.isascii():
-            if not idn:
-                return False
-            import idna
-
-            try:
-                label = idna.encode(label).decode("ascii")
-            except (idna.IDNAError, UnicodeError, ValueError):
-                return False
-        if not _LABEL.fullmatch(label):
-            return False
-    return True
-
-
-def _is_uri(value: str) -> bool:
-    from rfc3986_validator import validate_rfc3986
-
-    return bool(validate_rfc3986(value, rule="URI"))
 
 
 def _matches(pattern: str, value: str) -> bool:
@@ -333,21 +249,16 @@ _FORMATS: Any = None
 
 
 def _format_checker() -> Any:
-    """jsonschema's format checker with ``date``, ``date-time``, ``email`` and ``idn-email`` as
-    :func:`check_value` reads them (RFC 3339 in full, RFC 5321/6531), so the last gate and the
-    form agree on every value."""
+    """jsonschema's format checker with every ``format`` of
+    :data:`~elicit_tray.schema.formats.FORMATS` checked by that row's validator, as
+    :func:`check_value` checks it, so the last gate and the form agree on every value."""
     global _FORMATS
     if _FORMATS is None:
         from jsonschema import FormatChecker
 
         checker = FormatChecker()
-        for name, test in (
-            ("date", is_date),
-            ("date-time", is_datetime),
-            ("email", is_email),
-            ("idn-email", lambda v: is_email(v, idn=True)),
-        ):
-            checker.checks(name)(lambda v, _t=test: not isinstance(v, str) or _t(v))
+        for name, row in FORMATS.items():
+            checker.checks(name)(lambda v, _accepts=row.accepts: not isinstance(v, str) or _accepts(v))
         _FORMATS = checker
     return _FORMATS
 
@@ -413,14 +324,9 @@ def describe_constraints(spec: FieldSpec) -> str:
         parts.append(Message(QT_TRANSLATE_NOOP("Validation", "At least {count} characters."), count=spec.min_length))
     elif spec.max_length is not None:
         parts.append(Message(QT_TRANSLATE_NOOP("Validation", "At most {count} characters."), count=spec.max_length))
-    if spec.format in ("email", "idn-email"):
-        parts.append(Message(QT_TRANSLATE_NOOP("Validation", "An email address.")))
-    elif spec.format == "uri":
-        parts.append(Message(QT_TRANSLATE_NOOP("Validation", "A web address.")))
-    elif spec.kind is FieldKind.DATE:
-        parts.append(Message(QT_TRANSLATE_NOOP("Validation", "A date.")))
-    elif spec.kind is FieldKind.DATETIME:
-        parts.append(Message(QT_TRANSLATE_NOOP("Validation", "A date and time.")))
+    fmt = format_of(spec)
+    if fmt is not None:
+        parts.append(Message(fmt.described))
     if spec.kind is FieldKind.MULTI_SELECT:
         lo_i, hi_i = spec.effective_min_items, spec.max_items
         if lo_i and hi_i is not None:
@@ -447,7 +353,7 @@ def looks_secret(spec: FieldSpec) -> bool:
 
     MCP 2025-11-25 "Form mode": servers MUST NOT request sensitive information through form
     mode; the dialog warns when this heuristic matches. Judged by what the field asks for: its
-    name and title, for a field that takes text or a number (DESIGN.md "UI rules"); never by
+    name and title, for a field that takes text or a number (``docs/design.md`` "UI rules"); never by
     words in its description ("do not give us your pin" asks for no pin), nor for a choice,
     a date or a yes/no.
     """

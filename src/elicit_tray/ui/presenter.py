@@ -37,9 +37,9 @@ from .base import ARM_DELAY_MS, ElicitationDialog, announce, plain_label, summar
 from .focus import desktop
 from .form_dialog import FormDialog
 from .i18n import translate
+from .registry import WidgetRegistry, registry
 from .style import install_style, style_hints
 from .trace import DialogTrace
-from .widgets import WidgetRegistry, registry
 
 if TYPE_CHECKING:
     from .url_dialog import BrowserOpener, UrlDialog

@@ -1,6 +1,6 @@
 """Field kind -> widget adapter: the one place to add a widget kind.
 
-STYLE.md (magicgui, rjsf): a registry object with a literal data table (:data:`TABLE`) and one
+As in magicgui and rjsf: a registry object with a literal data table (:data:`TABLE`) and one
 :meth:`WidgetRegistry.pick` whose precedence is in its docstring, plus a context manager
 (:meth:`WidgetRegistry.override`) that swaps an entry for a test. A field whose kind has no
 row raises :class:`NoWidgetForKind`. The adapters live in :mod:`~elicit_tray.ui.widgets`;
@@ -24,7 +24,9 @@ Adding a widget kind is one adapter class plus one row. For example, a colour pi
 then builds every example of the new row: it must resolve to the row, read back what it
 writes, show an error for its ``invalid`` steps and give ``value`` after the scripted user's
 ``steps``. ``test_every_kind_of_the_model_has_a_row`` fails for a
-:class:`~elicit_tray.schema.FieldKind` that has no row.
+:class:`~elicit_tray.schema.FieldKind` that has no row, and
+``test_every_string_format_has_a_widget_and_an_example`` for a row of the string format table
+(:data:`~elicit_tray.schema.formats.FORMATS`) that no example here shows.
 """
 
 from __future__ import annotations
@@ -36,18 +38,16 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..schema import FieldKind, FieldSpec
+from .datepicker import DateField, DateTimeField, picker_shows
 from .widgets import (
     BooleanField,
     ComboSelect,
-    DateField,
-    DateTimeField,
     FieldWidget,
     MultiSelect,
     NumberField,
     RadioSelect,
     TextField,
     TriStateBoolean,
-    picker_shows,
 )
 
 __all__ = [
@@ -72,7 +72,7 @@ Variant = Literal["radio", "tristate", "date-as-text"]
 WidgetKey = FieldKind | Variant
 #: Builds the adapter of one field (an adapter class is one).
 Factory = Callable[[FieldSpec], FieldWidget]
-#: A scripted-user step (``shared/cases`` vocabulary, :func:`~elicit_tray.ui.scripted.perform`).
+#: A scripted-user step (the vocabulary of :func:`~elicit_tray.ui.scripted.perform`).
 Step = Mapping[str, Any]
 
 
@@ -192,6 +192,12 @@ TABLE: tuple[Row, ...] = (
                 "ada@example.com",
                 ({"do": "type", "text": "ada@example.com"},),
                 invalid=({"do": "type", "text": "ada"},),
+            ),
+            Example(
+                {"type": "string", "format": "idn-email"},
+                "jürgen@bücher.example",
+                ({"do": "paste", "text": "jürgen@bücher.example"},),
+                invalid=({"do": "type", "text": "ada@"},),
             ),
             Example(
                 {"type": "string", "format": "uri"},
