@@ -40,7 +40,7 @@ def _select(edit, section):
 def _type(edit, text, section=0):
     """Type ``text`` as a user does, from ``section`` (the first digit leaves "Not set")."""
     edit.setFocus()
-    QTest.keyClick(edit, Qt.Key.Key_Right)  # any key leaves "Not set" for now
+    QTest.keyClick(edit, Qt.Key.Key_Right)  # moves nothing: "Not set" stays until a digit or a step
     _select(edit, section)
     QTest.keyClick(edit, Qt.Key.Key_Left)  # a non-digit key: typing starts afresh here
     _select(edit, section)

@@ -95,6 +95,7 @@ class _TypingPicker(_DatePicker):
     _early: tuple[int, str, str] | None = None  # (section, typed, shown) Qt left before it was full
     _refusals: dict[int, tuple[str, str]] | None = None  # section index -> (typed, shown)
     _popup: _CalendarWatch | None = None
+    _before_calendar: QDateTime | None = None  # the value to put back when the calendar closes unpicked
     if TYPE_CHECKING:
         refusal_changed: SignalInstance  # a Signal of the concrete pickers below
 
@@ -243,17 +244,27 @@ class _TypingPicker(_DatePicker):
         option.subControls = QStyle.SubControl.SC_All
         return option
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:
-        """A press in the text only places the cursor (a refusal stays); one on the arrow opens
-        the calendar, whose pick then stands."""
-        shown = self.dateTime()
-        super().mousePressEvent(event)
-        if not self.calendarPopup():
-            return
+    def on_arrow(self, event: QMouseEvent) -> bool:
+        """Whether a mouse event is on the arrow that opens the calendar."""
         arrow = self.style().hitTestComplexControl(
             QStyle.ComplexControl.CC_ComboBox, self._arrow_option(), event.position().toPoint(), self
         )
-        if arrow != QStyle.SubControl.SC_ComboBoxArrow:
+        return self.calendarPopup() and arrow == QStyle.SubControl.SC_ComboBoxArrow
+
+    def start_calendar_at(self, shown: QDateTime, before: QDateTime) -> None:
+        """Show ``shown`` (where the calendar should open) for a calendar about to open; closed
+        without a pick, the picker gets ``before`` back (its "not set" value: the user chose no
+        date by opening and dismissing the calendar)."""
+        self._before_calendar = before
+        self.setDateTime(shown)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        """A press in the text only places the cursor (a refusal stays); one on the arrow opens
+        the calendar, whose pick then stands."""
+        shown = self._before_calendar if self._before_calendar is not None else self.dateTime()
+        self._before_calendar = None
+        super().mousePressEvent(event)
+        if not self.on_arrow(event):
             return
         if self._popup is None:  # the calendar exists from now on
             self._popup = _CalendarWatch(self)
@@ -378,22 +389,37 @@ class _DatePart(FieldWidget):
         ).format(typed=typed, shown=shown or "…")
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Jump from "Not set" to now when the user starts to edit (a key, a click on the popup
-        arrow), instead of stepping from the sentinel date. Tab, Shift+Tab and Escape pass through."""
-        if watched is self.edit and self.is_empty():
-            starts = event.type() == QEvent.Type.MouseButtonPress or (
-                event.type() == QEvent.Type.KeyPress
-                and isinstance(event, QKeyEvent)
-                and event.key()
-                not in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab, Qt.Key.Key_Escape, Qt.Key.Key_Return, Qt.Key.Key_Enter)
-                and not event.modifiers() & (Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier)
-            )
-            if starts:
-                self.edit.forget_refusal()
-                self.edit.setDateTime(self._start())
-                first = self.edit.sectionAt(0)  # typing then writes the year, "-" moves on
-                self.edit.setCurrentSection(first)
-                self.edit.setSelectedSection(first)
+        """Jump from "Not set" to now when the user starts to edit (a digit typed, a step with
+        Up/Down/PageUp/PageDown), instead of stepping from the sentinel date. Opening the calendar
+        (F4, Alt+Down, a click on its arrow) shows this month but chooses nothing: dismissed, the
+        field is "Not set" again. Any other key (letters, Shift, Tab, Escape, Enter, Delete,
+        shortcuts) and a click in the text change nothing."""
+        if watched is not self.edit or not self.is_empty():
+            return False
+        kind = event.type()
+        if kind == QEvent.Type.MouseButtonPress and isinstance(event, QMouseEvent):
+            if self.edit.on_arrow(event):
+                self.edit.start_calendar_at(self._start(), self.edit.dateTime())
+            return False
+        if kind != QEvent.Type.KeyPress or not isinstance(event, QKeyEvent):
+            return False
+        key, modifiers = event.key(), event.modifiers()
+        if key in (Qt.Key.Key_F4, Qt.Key.Key_Down) and (
+            key == Qt.Key.Key_F4 or modifiers & Qt.KeyboardModifier.AltModifier
+        ):
+            self.edit.start_calendar_at(self._start(), self.edit.dateTime())  # the picker opens it next
+            return False
+        text = event.text()
+        steps = key in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown)
+        starts = (steps or (len(text) == 1 and text.isdigit())) and not modifiers & (
+            Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier
+        )
+        if starts:
+            self.edit.forget_refusal()
+            self.edit.setDateTime(self._start())
+            first = self.edit.sectionAt(0)  # typing then writes the year, "-" moves on
+            self.edit.setCurrentSection(first)
+            self.edit.setSelectedSection(first)
         return False
 
 
