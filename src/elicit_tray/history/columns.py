@@ -17,11 +17,13 @@ migration step from every older version and compares ``PRAGMA table_info`` with
 columns the table says it fills; ``tests/ui/test_history_window.py`` checks that the window shows
 exactly the table's cells and lines.
 
-Adding a column is one row plus one migration. For example, the requester's working directory::
+Adding a column is one row plus one migration. For example, the requester's working directory
+(given a ``cwd`` on :class:`~elicit_tray.request.Peer`), shown in the detail pane after the
+executable::
 
     # in TABLE, where it belongs in a row and in the export (the order of TABLE is theirs):
     Column("cwd", "TEXT", added_in=3, fill="arrival", request=lambda r: r.peer.cwd,
-           line=Line(12, QT_TRANSLATE_NOOP("History", "Working directory"), "text")),
+           line=Line(11, QT_TRANSLATE_NOOP("History", "Working directory"), "text")),
 
     # in MIGRATIONS, at the end (SCHEMA_VERSION becomes 3):
     # version 3: the requester's working directory
@@ -29,11 +31,15 @@ Adding a column is one row plus one migration. For example, the requester's work
     ALTER TABLE decisions ADD COLUMN cwd TEXT;
     ''',
 
-(and renumber the :class:`Line` orders after 12). ``fill`` says when the row has a value; the
-tests record a request of each kind and fail when the recorder leaves the column empty, when
-the migration's type is not the row's, or when the window does not show what ``cell``/``line``
-say. A new :data:`CellFormat` or :data:`LineFormat` also needs its formatter in
-:mod:`elicit_tray.ui.history_window`.
+and the :class:`Line` orders from 11 on move one down (the orders are 0, 1, 2, ... without a
+gap). The recorder then fills it from ``request`` at arrival, the store reads and exports it,
+the window writes its line. The tests fail when the migration's name, type or constraints are
+not the row's (``test_every_migration_step_from_every_older_version_builds_the_tables_columns``),
+when the recorder leaves a column empty that its ``fill`` says it fills or fills one it says
+it does not (``test_the_recorder_fills_exactly_the_columns_the_table_says_for_each_kind_of_request``),
+and when the window's headers or detail lines are not the table's (``tests/ui/test_history_window.py``).
+A new :data:`CellFormat` or :data:`LineFormat` also needs its formatter in
+:mod:`elicit_tray.ui.history_window` (``test_every_cell_and_line_format_has_its_formatter``).
 
 Pure: no Qt; the labels are marked for Qt's translation tools and translated by the window.
 """
