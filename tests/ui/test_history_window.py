@@ -1,6 +1,6 @@
 """The History window over a real history database: the table's exact cells, the filters,
 the detail pane, export (JSON and CSV), Clear history, following new rows, keyboard order and
-accessible names; the tray menu's "History…" and "Settings…" (issue 15)."""
+accessible names; the tray menu's "History…" and "Settings…"."""
 
 from __future__ import annotations
 
@@ -367,3 +367,50 @@ def test_the_tray_menu_opens_history_and_settings(tmp_path, qtbot):
     assert tray.history_window.isVisible() and tray.history_window.model.rowCount() == 3
     next(a for a in tray.menu.actions() if a.text() == "Se&ttings…").trigger()
     assert tray.settings_window.isVisible() and tray.settings_window.socket.text() == "/run/x/socket"
+
+
+def test_the_window_shows_exactly_the_column_tables_cells_in_order_with_their_widths(window):
+    from elicit_tray.history.columns import CELLS
+
+    header = window.table.horizontalHeader()
+    model = window.table.model()
+    shown = [model.headerData(i, Qt.Orientation.Horizontal) for i in range(header.count())]
+    assert shown == [cell.header for _column, cell in CELLS]
+    assert shown == ["Received", "Server", "Process", "Mode", "Outcome", "Question"]
+    for index, (_column, cell) in enumerate(CELLS[:-1]):
+        assert cell.width is not None and header.sectionSize(index) == cell.width
+    assert CELLS[-1][1].width is None and header.stretchLastSection()
+    assert all(text for text in cells(window)[0]), "every cell of a full row says something"
+
+
+def test_every_cell_and_line_format_has_its_formatter():
+    from typing import get_args
+
+    from elicit_tray.history.columns import CellFormat, LineFormat
+    from elicit_tray.ui.history_window import CELL_FORMATS, LINE_FORMATS
+
+    assert set(CELL_FORMATS) == set(get_args(CellFormat))
+    assert set(LINE_FORMATS) == set(get_args(LineFormat))
+
+
+def test_the_detail_pane_has_one_line_per_line_of_the_column_table_in_order(qtbot):
+    from elicit_tray.history.columns import COLUMNS, LINES
+    from elicit_tray.ui.history_window import details
+
+    row: dict[str, Any] = {name: f"some {name}" for name in COLUMNS}
+    row.update(
+        received="2026-09-21T14:13:20.000Z",
+        shown="2026-09-21T14:13:21.000Z",
+        answered="2026-09-21T14:13:22.000Z",
+        duration_ms=2000.0,
+        pid=7,
+        uid=1000,
+        outcome="accept",
+        url_reasons=["userinfo"],
+        fields=[{"name": "a", "title": "A", "secret": False, "value": "v"}],
+    )
+    labels = [line.split(":")[0] for line in details(row).splitlines()]
+    assert labels == [
+        line.label.format(title="A", value="v").split(":")[0] if line.shows == "fields" else line.label
+        for _column, line in LINES
+    ]

@@ -1,6 +1,6 @@
 """The decision history (elicit_tray.history): the rows the one recorder writes from the
 dispatcher's events, the privacy switches, migrations, retention, export, and a kill -9 in the
-middle of writing (issue 15)."""
+middle of writing."""
 
 from __future__ import annotations
 

@@ -7,10 +7,15 @@ row (plain text: server text is never rich text); export of the rows shown to JS
 outcome, Alt+P period, Alt+T table, Alt+E details, Alt+J/Alt+C export, Alt+L clear), Tab walks
 them in that order, Escape closes. Every control has an accessible name and description
 (AT-SPI). The window follows new decisions as they are recorded.
+
+Which columns the table has and which lines the detail pane writes come from the history's
+column table (:data:`~elicit_tray.history.columns.CELLS`, :data:`~elicit_tray.history.columns.LINES`);
+this module only knows how to draw each format (:data:`CELL_FORMATS`, :data:`LINE_FORMATS`).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable
@@ -47,6 +52,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..history import History, Recorder, export_csv, export_json
+from ..history.columns import CELLS, LINES, CellFormat, LineFormat
 from .i18n import translate
 
 __all__ = ["HistoryWindow", "outcome_label"]
@@ -115,25 +121,48 @@ def _one_line(text: str | None, limit: int = 120) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+#: A row of :meth:`History.rows <elicit_tray.history.History.rows>`.
+Row = dict[str, Any]
+
+
+def _server_cell(row: Row, name: str) -> str:
+    return _one_line(row["server_title"] or row[name], 60) or translate("History", "(unnamed)")
+
+
+def _process_cell(row: Row, name: str) -> str:
+    return _one_line(row[name], 40) + (f" ({row['pid']})" if row["pid"] else "")
+
+
+def _mode_cell(row: Row, name: str) -> str:
+    return {"form": translate("History", "form"), "url": translate("History", "URL")}.get(row[name] or "", "")
+
+
+#: How the table draws each :data:`~elicit_tray.history.columns.CellFormat`: (row, the column's
+#: name) -> the cell's text.
+CELL_FORMATS: dict[CellFormat, Callable[[Row, str], str]] = {
+    "time": lambda row, name: local_time(row[name]),
+    "server": _server_cell,
+    "process": _process_cell,
+    "mode": _mode_cell,
+    "outcome": lambda row, name: outcome_label(row[name]),
+    "question": lambda row, name: _one_line(row[name] or row["url"] or row["detail"]),
+}
+
+
 class DecisionsModel(QAbstractTableModel):
-    """The rows of :meth:`History.rows <elicit_tray.history.History.rows>` as a table: received
-    (local time), server, process, mode, outcome, question."""
+    """The rows of :meth:`History.rows <elicit_tray.history.History.rows>` as a table: one
+    column per :data:`~elicit_tray.history.columns.CELLS` entry (received in local time,
+    server, process, mode, outcome, question), drawn by :data:`CELL_FORMATS`."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.rows: list[dict[str, Any]] = []
+        self.rows: list[Row] = []
 
     def headers(self) -> list[str]:
-        return [
-            translate("History", "Received"),
-            translate("History", "Server"),
-            translate("History", "Process"),
-            translate("History", "Mode"),
-            translate("History", "Outcome"),
-            translate("History", "Question"),
-        ]
+        """The header texts, left to right, translated."""
+        return [translate("History", cell.header) for _column, cell in CELLS]
 
-    def set_rows(self, rows: list[dict[str, Any]]) -> None:
+    def set_rows(self, rows: list[Row]) -> None:
         self.beginResetModel()
         self.rows = rows
         self.endResetModel()
@@ -142,29 +171,21 @@ class DecisionsModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008 - Qt's own default, an invalid index, read only
-        return 0 if parent.isValid() else 6
+        return 0 if parent.isValid() else len(CELLS)
 
-    def cell(self, row: dict[str, Any], column: int) -> str:
+    def cell(self, row: Row, column: int) -> str:
         """The text of one cell."""
-        if column == 0:
-            return local_time(row["received"])
-        if column == 1:
-            return _one_line(row["server_title"] or row["server"], 60) or translate("History", "(unnamed)")
-        if column == 2:
-            return _one_line(row["process"], 40) + (f" ({row['pid']})" if row["pid"] else "")
-        if column == 3:
-            return {"form": translate("History", "form"), "url": translate("History", "URL")}.get(row["mode"] or "", "")
-        if column == 4:
-            return outcome_label(row["outcome"])
-        return _one_line(row["message"] or row["url"] or row["detail"])
+        source, cell = CELLS[column]
+        return CELL_FORMATS[cell.shows](row, source.name)
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return self.cell(self.rows[index.row()], index.column())
-        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 5:
-            return self.rows[index.row()]["message"]
+        source, cell = CELLS[index.column()]
+        if role == Qt.ItemDataRole.ToolTipRole and cell.tooltip:
+            return self.rows[index.row()][source.name]
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -173,62 +194,60 @@ class DecisionsModel(QAbstractTableModel):
         return None
 
 
-def details(row: dict[str, Any]) -> str:
-    """Everything kept about one decision, as plain-text lines ``Label: value``."""
-    lines: list[tuple[str, Any]] = [
-        (
-            translate("History", "Outcome"),
-            outcome_label(row["outcome"]) + (f" ({row['outcome']})" if row["outcome"] else ""),
-        ),
-        (translate("History", "Detail"), row["detail"]),
-        (translate("History", "Received"), local_time(row["received"], True)),
-        (translate("History", "Shown"), local_time(row["shown"], True)),
-        (translate("History", "Answered"), local_time(row["answered"], True)),
-        (
-            translate("History", "Duration"),
-            None
-            if row["duration_ms"] is None
-            else translate("History", "{seconds} s").format(seconds=f"{row['duration_ms'] / 1000:.1f}"),
-        ),
-        (
-            translate("History", "Server (self-reported)"),
-            " ".join(
-                filter(
-                    None,
-                    (
-                        row["server_title"],
-                        f"({row['server']})" if row["server"] and row["server_title"] else row["server"],
-                        row["server_version"],
-                    ),
-                )
-            ),
-        ),
-        (translate("History", "Client (self-reported)"), row["client"]),
-        (translate("History", "Process"), row["process"]),
-        (translate("History", "Process id"), row["pid"]),
-        (translate("History", "Executable"), row["executable"]),
-        (translate("History", "User id"), row["uid"]),
-        (translate("History", "Mode"), row["mode"]),
-        (translate("History", "Message"), row["message"]),
-        (translate("History", "Address"), row["url"]),
-        (translate("History", "Address check"), row["url_verdict"]),
-        (translate("History", "Warnings"), ", ".join(row["url_reasons"] or []) or None),
-    ]
-    out = [f"{label}: {value}" for label, value in lines if value not in (None, "")]
-    for item in row["fields"] or []:
+def _labelled(label: str, value: Any) -> list[str]:
+    return [] if value in (None, "") else [f"{label}: {value}"]
+
+
+def _duration_line(row: Row, name: str, label: str) -> list[str]:
+    if row[name] is None:
+        return []
+    return _labelled(label, translate("History", "{seconds} s").format(seconds=f"{row[name] / 1000:.1f}"))
+
+
+def _server_line(row: Row, name: str, label: str) -> list[str]:
+    title, server = row["server_title"], row[name]
+    named = f"({server})" if server and title else server
+    return _labelled(label, " ".join(filter(None, (title, named, row["server_version"]))))
+
+
+def _outcome_line(row: Row, name: str, label: str) -> list[str]:
+    return _labelled(label, outcome_label(row[name]) + (f" ({row[name]})" if row[name] else ""))
+
+
+def _field_lines(row: Row, name: str, label: str) -> list[str]:
+    """One line per form field, ``label`` its template (``{title}``, ``{value}``)."""
+    out = []
+    for item in row[name] or []:
         if item.get("secret"):
             value = translate("History", "(looks like a secret: never kept)")
         elif "value" in item:
-            import json
-
             value = item["value"] if isinstance(item["value"], str) else json.dumps(item["value"], ensure_ascii=False)
         else:
             value = translate("History", "(not kept)")
-        out.append(
-            translate("History", "Field {title}: {value}").format(
-                title=item.get("title") or item.get("name"), value=value
-            )
-        )
+        out.append(label.format(title=item.get("title") or item.get("name"), value=value))
+    return out
+
+
+#: How the detail pane writes each :data:`~elicit_tray.history.columns.LineFormat`: (row, the
+#: column's name, its translated label) -> lines (none when there is nothing to say).
+LINE_FORMATS: dict[LineFormat, Callable[[Row, str, str], list[str]]] = {
+    "text": lambda row, name, label: _labelled(label, row[name]),
+    "time": lambda row, name, label: _labelled(label, local_time(row[name], True)),
+    "outcome": _outcome_line,
+    "duration": _duration_line,
+    "server": _server_line,
+    "list": lambda row, name, label: _labelled(label, ", ".join(row[name] or [])),
+    "fields": _field_lines,
+}
+
+
+def details(row: Row) -> str:
+    """Everything kept about one decision, as plain-text lines ``Label: value``: one line per
+    :data:`~elicit_tray.history.columns.LINES` entry that has a value, in its order, written by
+    :data:`LINE_FORMATS`."""
+    out: list[str] = []
+    for column, line in LINES:
+        out += LINE_FORMATS[line.shows](row, column.name, translate("History", line.label))
     return "\n".join(out)
 
 
@@ -263,6 +282,33 @@ class HistoryWindow(QDialog):
         self.setModal(False)
         self.resize(980, 620)
 
+        layout = QVBoxLayout(self)
+        layout.addLayout(self._build_filters())
+        layout.addWidget(self._build_panes(), 1)
+        layout.addLayout(self._build_buttons())
+        for before, after in (
+            (self.search, self.server),
+            (self.server, self.outcome),
+            (self.outcome, self.period),
+            (self.period, self.table),
+            (self.table, self.details),
+            (self.details, self.export_json_button),
+            (self.export_json_button, self.export_csv_button),
+            (self.export_csv_button, self.clear_button),
+            (self.clear_button, self.close_button),
+        ):
+            QWidget.setTabOrder(before, after)
+
+        self.search.textChanged.connect(lambda *_: self.refresh())
+        for combo in (self.server, self.outcome, self.period):
+            combo.currentIndexChanged.connect(lambda *_: self.refresh())
+        if recorder is not None:
+            recorder.listeners.append(self._recorded)
+        self.refresh()
+        self.search.setFocus()
+
+    def _build_filters(self) -> QGridLayout:
+        """The search field and the server, outcome and period filters, each with its label."""
         self.search = QLineEdit()
         self.search.setClearButtonEnabled(True)
         self.search.setPlaceholderText(translate("History", "server, question, address, field…"))
@@ -312,7 +358,10 @@ class HistoryWindow(QDialog):
             filters.addWidget(label, 0, column * 2)
             filters.addWidget(widget, 0, column * 2 + 1)
         filters.setColumnStretch(1, 3)
+        return filters
 
+    def _build_panes(self) -> QSplitter:
+        """The table of decisions above the detail pane, each with its label."""
         self.model = DecisionsModel()
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -342,23 +391,21 @@ class HistoryWindow(QDialog):
         details_label = QLabel(translate("History", "D&etails:"))
         details_label.setBuddy(self.details)
 
-        top = QWidget()
-        top_layout = QVBoxLayout(top)
-        top_layout.setContentsMargins(0, 0, 0, 0)
-        top_layout.addWidget(self.table_label)
-        top_layout.addWidget(self.table)
-        bottom = QWidget()
-        bottom_layout = QVBoxLayout(bottom)
-        bottom_layout.setContentsMargins(0, 0, 0, 0)
-        bottom_layout.addWidget(details_label)
-        bottom_layout.addWidget(self.details)
         splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(top)
-        splitter.addWidget(bottom)
+        for label, widget in ((self.table_label, self.table), (details_label, self.details)):
+            pane = QWidget()
+            pane_layout = QVBoxLayout(pane)
+            pane_layout.setContentsMargins(0, 0, 0, 0)
+            pane_layout.addWidget(label)
+            pane_layout.addWidget(widget)
+            splitter.addWidget(pane)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
+        return splitter
 
+    def _build_buttons(self) -> QHBoxLayout:
+        """The count of decisions shown, then Export JSON, Export CSV, Clear history and Close."""
         self.count = QLabel()
         self.count.setAccessibleName(translate("History", "Number of decisions shown"))
         self.export_json_button = QPushButton(translate("History", "Export &JSON…"))
@@ -381,31 +428,7 @@ class HistoryWindow(QDialog):
         buttons.addWidget(self.count, 1)
         for button in (self.export_json_button, self.export_csv_button, self.clear_button, self.close_button):
             buttons.addWidget(button)
-
-        layout = QVBoxLayout(self)
-        layout.addLayout(filters)
-        layout.addWidget(splitter, 1)
-        layout.addLayout(buttons)
-        for before, after in (
-            (self.search, self.server),
-            (self.server, self.outcome),
-            (self.outcome, self.period),
-            (self.period, self.table),
-            (self.table, self.details),
-            (self.details, self.export_json_button),
-            (self.export_json_button, self.export_csv_button),
-            (self.export_csv_button, self.clear_button),
-            (self.clear_button, self.close_button),
-        ):
-            QWidget.setTabOrder(before, after)
-
-        self.search.textChanged.connect(lambda *_: self.refresh())
-        for combo in (self.server, self.outcome, self.period):
-            combo.currentIndexChanged.connect(lambda *_: self.refresh())
-        if recorder is not None:
-            recorder.listeners.append(self._recorded)
-        self.refresh()
-        self.search.setFocus()
+        return buttons
 
     # -- data ---------------------------------------------------------------------------------------
     def filters(self) -> dict[str, Any]:
@@ -431,8 +454,9 @@ class HistoryWindow(QDialog):
         self._fill_servers()
         self.model.set_rows(rows)
         header = self.table.horizontalHeader()
-        for column, width in enumerate((140, 150, 170, 60, 190)):
-            header.resizeSection(column, width)
+        for index, (_column, cell) in enumerate(CELLS):
+            if cell.width is not None:
+                header.resizeSection(index, cell.width)
         if self.history is None:
             self.count.setText(translate("History", "The history is off (Settings…)."))
         elif len(rows) == 1:

@@ -1,0 +1,331 @@
+"""What is recorded: the one :class:`Recorder`, which writes the request log and the decision
+history from the same events, and the privacy switches (:class:`Privacy`).
+
+The dispatcher gives the recorder every event with everything it knows (the recorder reports
+``log_values`` true, so values, messages and full URLs reach it); the recorder writes the
+JSON-lines request log (:class:`~elicit_tray.logs.Journal`, which drops values unless
+``--log-values``) and the database (:class:`~elicit_tray.history.store.History`) from that same
+event. Which column it fills when, and from what, is in the column table
+(:data:`~elicit_tray.history.columns.TABLE`: ``fill``, ``request``, ``event``).
+
+A row is written when a request arrives (``outcome = 'pending'``) and completed when it ends.
+Requests refused before a dialog was possible (``invalid``, ``busy``, a requester already gone)
+get one completed row, from the dispatcher's ``elicitation`` event.
+
+What is kept, under the switches of :class:`Privacy`:
+
+- forms: ``fields``, a list of ``{"name", "title", "secret"}`` in form order, with ``"value"``
+  for each submitted field when ``Privacy.values`` is on; never the value of a field that raised
+  the secret warning (:func:`~elicit_tray.schema.values.looks_secret`);
+- URLs: ``url`` = scheme, host, port and path (no user info); the query and fragment only with
+  ``Privacy.query`` (:func:`history_url`); ``url_verdict`` and ``url_reasons`` of the consent
+  dialog's analysis.
+
+Pure: no Qt.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from ..logs import Journal, split_url
+from ..request import FormRequest, RequestBase, UrlRequest
+from .columns import TABLE
+from .store import History
+
+if TYPE_CHECKING:
+    from ..ipc.protocol import Ui
+    from ..request import ElicitationRequest, Handler, Outcome
+
+__all__ = ["DEFAULT_RETENTION_DAYS", "Privacy", "Recorder", "ShowsRequest", "history_url"]
+
+log = logging.getLogger(__name__)
+
+#: Days a decision is kept unless the user sets another retention (0 keeps everything).
+DEFAULT_RETENTION_DAYS = 90
+
+
+@dataclass(frozen=True)
+class Privacy:
+    """What the history keeps.
+
+    Attributes:
+        enabled: write rows at all (off: nothing new is written; old rows stay until cleared).
+        values: keep the submitted values of form fields (never a secret-looking field's).
+        query: keep a URL's query string and fragment.
+        retention_days: rows older than this are deleted at start and daily (0: kept forever).
+    """
+
+    enabled: bool = True
+    values: bool = True
+    query: bool = False
+    retention_days: int = DEFAULT_RETENTION_DAYS
+
+
+def history_url(url: str, *, query: bool = False) -> str:
+    """What the history keeps of ``url``: ``scheme://host:port/path`` without user info, and
+    ``?query#fragment`` only when ``query`` is true. A URL without an authority keeps its
+    scheme and path (``mailto:x@y``); one that cannot be parsed reads ``<unparseable>``."""
+    split = split_url(url)
+    if split is None:
+        return "<unparseable>"
+    parts, host = split
+    text = f"{parts.scheme}://{host}{parts.path}" if parts.netloc else f"{parts.scheme}:{parts.path}"
+    if query:
+        text += (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
+    return text
+
+
+class ShowsRequest(Protocol):
+    """What :meth:`Recorder.on_shown` needs of a dialog: the request it shows."""
+
+    @property
+    def request(self) -> RequestBase: ...
+
+
+#: The dialog type of a presenter's ``on_shown`` hook.
+Dialog = TypeVar("Dialog", bound=ShowsRequest)
+
+_DETAIL_KEYS = ("reason", "error", "scope")
+
+
+def _detail(fields: dict[str, Any]) -> str | None:
+    if fields.get("violations"):
+        return "invalid: " + ", ".join(str(p) or "/" for p in fields["violations"])
+    parts = [str(fields[k]) for k in _DETAIL_KEYS if fields.get(k) is not None]
+    if fields.get("code") is not None and fields.get("outcome") in ("error", "busy"):
+        parts.insert(0, f"code {fields['code']}")
+    return "; ".join(parts) or None
+
+
+@dataclass
+class _Open:
+    row_id: int
+    request: ElicitationRequest
+    received: float
+    shown: float | None = None
+
+
+class Recorder:
+    """The one place that decides what is recorded: each event goes to the request log and the
+    decision history (module docstring).
+
+    Keeps :class:`~elicit_tray.logs.Journal`'s interface (``record(event, **fields)``,
+    ``enabled``, ``log_values``, ``close()``) so the dispatcher and the endpoint write to it as to
+    the journal; ``log_values`` is always true because the recorder, not the caller, drops values.
+
+    Args:
+        journal: the JSON-lines request log (drops values unless its own ``log_values``).
+        history: the database, or ``None`` (attach later with :meth:`attach`: the app opens it
+            only once it holds the socket lock).
+        privacy: the switches (:class:`Privacy`); change them at any time with :attr:`privacy`.
+        clock: Unix seconds.
+    """
+
+    log_values = True
+
+    def __init__(
+        self,
+        journal: Journal | None = None,
+        history: History | None = None,
+        *,
+        privacy: Privacy = Privacy(),
+        clock: Callable[[], float] = time.time,
+    ):
+        self.journal = journal or Journal(None)
+        self.history = history
+        self.privacy = privacy
+        self.clock = clock
+        self._open: dict[str, _Open] = {}
+        #: called with no argument after each row written (the History window refreshes)
+        self.listeners: list[Callable[[], None]] = []
+
+    @property
+    def enabled(self) -> bool:
+        """Whether anything is written (the journal, or the history while it is on)."""
+        return self.journal.enabled or self._writing
+
+    @property
+    def _writing(self) -> bool:
+        return self.history is not None and self.privacy.enabled
+
+    def attach(self, history: History | None) -> None:
+        """Start writing to ``history`` (its retention is applied at once)."""
+        self.history = history
+        self.prune()
+
+    def set_privacy(self, privacy: Privacy) -> None:
+        """Apply new switches from now on (a shorter retention prunes at once)."""
+        self.privacy = privacy
+        self.prune()
+
+    def prune(self) -> int:
+        """Apply the retention (at start, daily, and when it changes); returns rows deleted."""
+        if self.history is None:
+            return 0
+        try:
+            count = self.history.prune(self.privacy.retention_days)
+        except sqlite3.Error:
+            log.exception("cannot prune the decision history")
+            return 0
+        if count:
+            self._changed()
+        return count
+
+    def close(self) -> None:
+        """Close the journal and the database."""
+        self.journal.close()
+        if self.history is not None:
+            self.history.close()
+            self.history = None
+
+    # -- events -----------------------------------------------------------------------------------
+    def wrap(self, handler: Handler) -> Handler:
+        """The dispatcher's handler with the arrival recorded: a pending row is written before
+        ``handler(request)`` runs (the dialog is built)."""
+
+        async def recorded(request: ElicitationRequest) -> Outcome:
+            self.arrived(request)
+            return await handler(request)
+
+        return recorded
+
+    def on_shown(self, inner: Callable[[Dialog], Any] | None = None) -> Callable[[Dialog], Any]:
+        """A presenter ``on_shown`` hook: records when the dialog (anything with a ``request``,
+        :class:`ShowsRequest`) is on screen, then calls ``inner(dialog)`` if given and returns
+        what it returns."""
+
+        def hook(dialog: Dialog) -> Any:
+            self.shown(dialog.request.key)
+            return inner(dialog) if inner is not None else None
+
+        return hook
+
+    def watch(self, ui: Ui) -> Ui:
+        """``ui`` (the dispatcher's :class:`~elicit_tray.ipc.protocol.Ui`, e.g. the presenter)
+        with the arrival recorded before each ``ui.ask(request)``; ``complete`` is ``ui``'s."""
+        return _RecordedUi(ui, self)
+
+    def _changed(self) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener()
+            except Exception:  # pragma: no cover - a window must not break recording
+                log.exception("history listener failed")
+
+    def arrived(self, request: ElicitationRequest) -> None:
+        """``request`` arrived: write its pending row. Never raises."""
+        if not self._writing:
+            return
+        assert self.history is not None
+        now = self.clock()
+        try:
+            row_id = self.history.insert(received=now, outcome="pending", **self._describe(request, None))
+        except sqlite3.Error:
+            log.exception("cannot write the decision history")
+            return
+        self._open[request.key] = _Open(row_id, request, now)
+        self._changed()
+
+    def shown(self, key: str) -> None:
+        """The dialog of request ``key`` is on screen now. Never raises."""
+        entry = self._open.get(key)
+        if entry is None or entry.shown is not None or self.history is None:
+            return
+        entry.shown = self.clock()
+        try:
+            self.history.update(entry.row_id, shown=entry.shown)
+        except sqlite3.Error:
+            log.exception("cannot write the decision history")
+
+    def record(self, event: str, **fields: Any) -> None:
+        """Write ``event`` to the request log (as :meth:`Journal.record
+        <elicit_tray.logs.Journal.record>`) and, for ``elicitation``, complete (or write) its
+        history row. Never raises."""
+        self.journal.record(event, **dict(fields))
+        if event != "elicitation":
+            return
+        entry = self._open.pop(fields.get("key") or "", None)
+        if not self._writing:
+            return
+        assert self.history is not None
+        now = self.clock()
+        try:
+            if entry is not None:
+                self.history.update(entry.row_id, **self._ended(entry, fields, now))
+            else:
+                self.history.insert(**self._refused(fields, now))
+        except sqlite3.Error:
+            log.exception("cannot write the decision history")
+            return
+        self._changed()
+
+    # -- what a row holds ---------------------------------------------------------------------------
+    def _describe(self, request: ElicitationRequest, content: dict[str, Any] | None) -> dict[str, Any]:
+        """The columns of an arriving request (the ``request`` getters of the table, then the
+        mode's own columns)."""
+        values: dict[str, Any] = {c.name: c.request(request) for c in TABLE if c.request is not None}
+        if isinstance(request, FormRequest):
+            values["fields"] = self._fields(request, content)
+        elif isinstance(request, UrlRequest):
+            values["url"] = history_url(request.url, query=self.privacy.query)
+            values["url_verdict"] = request.url_analysis.verdict
+            values["url_reasons"] = list(request.url_analysis.reasons)
+        return values
+
+    def _ended(self, entry: _Open, fields: dict[str, Any], now: float) -> dict[str, Any]:
+        """The columns set when the request of ``entry`` ends with the ``elicitation`` event
+        ``fields``."""
+        values: dict[str, Any] = {
+            "outcome": fields.get("outcome"),
+            "detail": _detail(fields),
+            "answered": now,
+            "request_id": fields.get("id"),
+            "duration_ms": round((now - entry.received) * 1000, 3),
+        }
+        if fields.get("outcome") == "accept" and isinstance(entry.request, FormRequest):
+            values["fields"] = self._fields(entry.request, fields.get("content"))
+        return values
+
+    def _refused(self, fields: dict[str, Any], now: float) -> dict[str, Any]:
+        """The row of a request that ended without an arrival row (refused before any dialog):
+        the ``event`` columns of the table, read from the ``elicitation`` event ``fields``."""
+        values: dict[str, Any] = {c.name: fields.get(c.event) for c in TABLE if c.event is not None}
+        url = values.pop("url", None)
+        if isinstance(url, str):
+            values["url"] = history_url(url, query=self.privacy.query)
+        values.update(received=now, answered=now, detail=_detail(fields))
+        return values
+
+    def _fields(self, request: FormRequest, content: dict[str, Any] | None) -> list[dict[str, Any]]:
+        from ..schema.values import looks_secret
+
+        out = []
+        for spec in request.form.fields:
+            secret = looks_secret(spec)
+            item: dict[str, Any] = {"name": spec.name, "title": spec.title, "secret": secret}
+            if content is not None and spec.name in content and self.privacy.values and not secret:
+                item["value"] = content[spec.name]
+            out.append(item)
+        return out
+
+
+class _RecordedUi:
+    """A :class:`~elicit_tray.ipc.protocol.Ui` whose ``ask`` writes the pending row first
+    (:meth:`Recorder.watch`)."""
+
+    def __init__(self, ui: Ui, recorder: Recorder):
+        self._ui = ui
+        self._recorder = recorder
+
+    async def ask(self, request: ElicitationRequest) -> Outcome:
+        self._recorder.arrived(request)
+        return await self._ui.ask(request)
+
+    def complete(self, key: str) -> None:
+        self._ui.complete(key)
