@@ -20,6 +20,7 @@ from tests.ui.harness import Tray, shown_texts
 REPO = Path(__file__).resolve().parents[2]
 CATALOGUES = sorted((REPO / "resources" / "i18n").glob("elicit_tray_*.ts"))
 SOURCES = sorted(str(p) for p in (REPO / "src" / "elicit_tray" / "ui").glob("*.py")) + [
+    str(REPO / "src" / "elicit_tray" / "settings.py"),
     str(REPO / "src" / "elicit_tray" / "schema" / "values.py"),
     str(REPO / "src" / "elicit_tray" / "urlcheck" / "reasons.py"),
 ]
