@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.venv/bin
-SOURCES=(src/elicit_tray/ui/*.py src/elicit_tray/history/columns.py src/elicit_tray/schema/values.py src/elicit_tray/schema/formats.py src/elicit_tray/urlcheck/reasons.py)
+SOURCES=(src/elicit_tray/ui/*.py src/elicit_tray/settings.py src/elicit_tray/history/columns.py src/elicit_tray/schema/values.py src/elicit_tray/schema/formats.py src/elicit_tray/urlcheck/reasons.py)
 case "${1:-release}" in
   update)
     for ts in resources/i18n/elicit_tray_*.ts; do

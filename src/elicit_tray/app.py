@@ -12,7 +12,7 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,8 +24,10 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
     from qasync import QEventLoop
 
+    from .history import Recorder
     from .ipc.protocol import Dispatcher
     from .ipc.server import LocalEndpoint
+    from .settings import Preferences
     from .ui.presenter import Presenter
     from .ui.tray import Tray
 
@@ -105,8 +107,7 @@ def serve(
     no_browser: bool = False,
     arm_delay_ms: int | None = None,
     log_values: bool = False,
-    timeout_s: int | None = None,
-    settings: dict[str, Any] | None = None,
+    settings: Mapping[str, Any] | None = None,
 ) -> int:
     """Run the tray app until it is quit; returns the process exit code.
 
@@ -116,14 +117,13 @@ def serve(
             every dialog with real widget events (the headless demo).
         screenshot_dir: save a PNG of every dialog just before the scripted user's final step.
         no_browser: Open only logs the href instead of starting a browser (headless demo).
-        arm_delay_ms: override :data:`~elicit_tray.ui.base.ARM_DELAY_MS`.
-        timeout_s: the user-set timeout of a dialog in seconds (0: none); see
-            :meth:`~elicit_tray.ui.base.ElicitationDialog.start_timeout`.
+        arm_delay_ms: override :data:`~elicit_tray.ui.base.ARM_DELAY_MS` (and the consent delay
+            setting: a test fixed it).
         log_values: the request log (:mod:`elicit_tray.logs`) also records field values,
             messages and full URLs (off by default).
-        settings: settings given on the command line (:class:`~elicit_tray.settings.Settings`
-            attribute -> value; ``None`` values are left to the settings file). They win over
-            the settings file and the Settings window (issue 15).
+        settings: settings given on the command line (setting name of
+            :data:`~elicit_tray.settings.SETTINGS` -> value; ``None`` values are left to the
+            settings file). They win over the settings file and the Settings window.
 
     Exit codes: 0 after Quit/SIGTERM, :data:`EXIT_ALREADY_RUNNING` when another instance answers
     on the socket or holds its lock, :data:`EXIT_UNSAFE_SOCKET_DIR` when the socket path cannot be
@@ -137,48 +137,28 @@ def serve(
     # isort: split
     import qasync
 
-    from .history import Recorder, open_history
-    from .ipc.protocol import Dispatcher
+    from .history import open_history
     from .ipc.server import LocalEndpoint
-    from .logs import open_journal
-    from .settings import Preferences, settings_store
     from .ui.settings_window import connect_settings
     from .ui.tray import Tray
 
     app = _qt_application()
+    preferences = _preferences(settings)
     presenter = _presenter(
         plan_path=plan_path,
         screenshot_dir=screenshot_dir,
         no_browser=no_browser,
         arm_delay_ms=arm_delay_ms,
-        timeout_s=timeout_s or 0,
+        timeout_s=preferences.current.timeout_s,
     )
-    preferences = Preferences(settings_store(), {**(settings or {}), "timeout_s": timeout_s})
-    from .ui.release import IdleRelease  # heap trimmed once no request and no dialog is left
-
-    presenter.pending_changed.connect(IdleRelease(presenter.pending_count, presenter).changed)
-
-    # What is recorded: one Recorder (history.py) decides. It writes the request journal
-    # (logs.py) and the decision history from the same events: each request's arrival, its
-    # dialog shown, its outcome from the dispatcher, and the app's start and stop below.
-    journal = Recorder(open_journal(log_values=log_values), privacy=preferences.current.privacy())
-    presenter.on_shown = journal.on_shown(presenter.on_shown)
-    dispatcher = Dispatcher(journal.watch(presenter), __version__, journal=journal)
-
+    journal, dispatcher = _recorder_and_dispatcher(presenter, preferences, log_values=log_values)
     endpoint = LocalEndpoint(dispatcher, socket_path)
     served = _start_endpoint(endpoint, socket_path)
     if isinstance(served, _StartFailure):
         _say_why_not(served)
         journal.close()
         return served.exit_code
-    journal.record(
-        "started",
-        pid=os.getpid(),
-        version=__version__,
-        socket=str(served),
-        log_values=log_values,
-        socket_activated=endpoint.adopted,
-    )
+    journal.record("started", **_start_record(served, endpoint, log_values=log_values))
     # Only now, holding the socket's lock: a second instance exits above, never opening it.
     journal.attach(open_history())
     settings_timer = connect_settings(preferences, presenter, journal, fixed_arm_delay=arm_delay_ms is not None)
@@ -189,18 +169,62 @@ def serve(
     tray = Tray(presenter, on_quit=request_quit, recorder=journal, preferences=preferences, socket_path=served)
     tray_watch = _show_when_a_tray_appears(tray)
     wake = _wake_for_signal_handlers()
-    print(
-        f"elicit-tray {__version__} listening on {served}"
-        f"{'' if tray_watch is None else ' (no system tray available yet)'}",
-        file=sys.stderr,
-        flush=True,
-    )
+    _say_listening(served, tray_available=tray_watch is None)
     _run_until_quit(app, loop, quitting, dispatcher, endpoint)
     wake.stop()
     settings_timer.stop()
     journal.record("stopped", pid=os.getpid())
     journal.close()
     return 0
+
+
+def _preferences(settings: Mapping[str, Any] | None) -> Preferences:
+    """The settings in force: the settings file (:func:`~elicit_tray.settings.settings_store`)
+    under the command line's ``settings`` (see :func:`serve`)."""
+    from .settings import Preferences, settings_store
+
+    return Preferences(settings_store(), settings)
+
+
+def _recorder_and_dispatcher(
+    presenter: Presenter, preferences: Preferences, *, log_values: bool
+) -> tuple[Recorder, Dispatcher]:
+    """What is recorded, and the IPC contract over ``presenter``.
+
+    One Recorder (history.py) decides what is recorded. It writes the request journal (logs.py)
+    and the decision history from the same events: each request's arrival, its dialog shown,
+    its outcome from the dispatcher, and the app's start and stop (:func:`serve`). The heap is
+    trimmed once no request and no dialog is left (:class:`~elicit_tray.ui.release.IdleRelease`).
+    """
+    from .history import Recorder
+    from .ipc.protocol import Dispatcher
+    from .logs import open_journal
+    from .ui.release import IdleRelease
+
+    presenter.pending_changed.connect(IdleRelease(presenter.pending_count, presenter).changed)
+    journal = Recorder(open_journal(log_values=log_values), privacy=preferences.current.privacy())
+    presenter.on_shown = journal.on_shown(presenter.on_shown)
+    return journal, Dispatcher(journal.watch(presenter), __version__, journal=journal)
+
+
+def _start_record(served: Path, endpoint: LocalEndpoint, *, log_values: bool) -> dict[str, Any]:
+    """The fields of the journal's ``started`` record."""
+    return {
+        "pid": os.getpid(),
+        "version": __version__,
+        "socket": str(served),
+        "log_values": log_values,
+        "socket_activated": endpoint.adopted,
+    }
+
+
+def _say_listening(served: Path, *, tray_available: bool) -> None:
+    """The line on stderr that says the app serves (the tests and the demo wait for it)."""
+    print(
+        f"elicit-tray {__version__} listening on {served}{'' if tray_available else ' (no system tray available yet)'}",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def _qt_application() -> QApplication:

@@ -5,10 +5,14 @@ Exit codes: 0 success; 1 the tray app answered ``ask`` with a JSON-RPC error; 2 
 error; 3 another tray app is already running or holds the lock ``<socket>.lock`` (``serve``);
 4 the socket path cannot be used (``serve``: its directory is not the user's with mode 0700, it
 names something other than a stale socket, it is too long for ``AF_UNIX`` or cannot be created;
-one line on stderr, nothing removed or chmodded); 6 a socket passed by systemd is unusable; 5 the tray app is unavailable (``ask``),
-including a socket that is not the user's own (its directory is not the user's with mode 0700,
-the socket file is another user's, or the listening process runs as another user: nothing is
-sent, issue 10 §2).
+one line on stderr, nothing removed or chmodded); 6 a socket passed by systemd is unusable; 5 the
+tray app is unavailable (``ask``), including a socket that is not the user's own (its directory
+is not the user's with mode 0700, the socket file is another user's, or the listening process
+runs as another user: nothing is sent, so another user's process never sees the request).
+
+The ``serve`` options of the settings are derived from the settings table
+(:data:`~elicit_tray.settings.SETTINGS`, :func:`_setting_options`), and what they set reaches
+``serve`` as its ``settings`` (:func:`setting_overrides`).
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from . import __version__
 
@@ -24,13 +30,50 @@ __all__ = ["main"]
 
 
 def _parser() -> argparse.ArgumentParser:
+    """The ``elicit-tray`` parser: global options, then one subparser per subcommand
+    (:data:`_SUBCOMMANDS`, in the order ``--help`` lists them)."""
     parser = argparse.ArgumentParser(
         prog="elicit-tray", description=("Native dialogs that answer MCP elicitations for local MCP clients.")
     )
     parser.add_argument("--version", action="version", version=f"elicit-tray {__version__}")
     _global_options(parser, default=None)
     sub = parser.add_subparsers(dest="command")
+    for add_subcommand in _SUBCOMMANDS:
+        add_subcommand(sub)
+    for subparser in sub.choices.values():  # global options are accepted after the subcommand too
+        _global_options(subparser, default=argparse.SUPPRESS)
+    return parser
 
+
+#: How a setting's type becomes a ``serve`` option (a setting of a new type needs a row here).
+_OPTION_KINDS: dict[type, dict[str, Any]] = {
+    bool: {"action": argparse.BooleanOptionalAction},  # --history / --no-history
+    int: {"type": int},
+    str: {},
+}
+
+
+def _setting_options(serve: argparse.ArgumentParser) -> None:
+    """One option per row of the settings table (:data:`~elicit_tray.settings.SETTINGS`), with
+    the setting's name as its ``dest`` and ``None`` when not given (the settings file decides)."""
+    from .settings import SETTINGS
+
+    for row in SETTINGS:
+        options: dict[str, Any] = {"dest": row.name, "default": None, "help": row.help, **_OPTION_KINDS[row.kind]}
+        if row.kind is not bool:
+            options["metavar"] = row.metavar
+        serve.add_argument(row.flag, **options)
+
+
+def setting_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """Setting name -> value given on the command line (``None``: not given), what ``serve``
+    gets as ``settings``."""
+    from .settings import SETTINGS
+
+    return {row.name: getattr(args, row.name, None) for row in SETTINGS}
+
+
+def _add_serve(sub: Any) -> None:
     serve = sub.add_parser("serve", help="run the tray app (the default)")
     serve.add_argument(
         "--scripted-user",
@@ -42,62 +85,16 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--no-browser", action="store_true", help="Open only prints the address (headless demo)")
     serve.add_argument("--arm-delay-ms", type=int, default=None, help=argparse.SUPPRESS)
     serve.add_argument(
-        "--timeout",
-        metavar="SECONDS",
-        type=int,
-        default=None,
-        help="answer cancel when a dialog is left untouched this long; a visible countdown "
-        "stops at the first key or click (default: the settings file, else 0, no timeout)",
-    )
-    serve.add_argument(
         "--log-values",
         action="store_true",
         help="the request log and the -v log also record field values, messages and full "
         "URLs (default: never; see $ELICIT_TRAY_LOG)",
     )
+    # The settings: each also in the settings file and the Settings window; these win.
+    _setting_options(serve)
 
-    # Settings (issue 15): each also in the settings file and the Settings window; these win.
-    serve.add_argument(
-        "--consent-delay-ms",
-        metavar="MS",
-        type=int,
-        default=None,
-        help="how long every button stays disarmed after a dialog appears or regains focus "
-        "(300-5000; default: the settings file, else 700)",
-    )
-    serve.add_argument(
-        "--history",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="keep the decision history (default: the settings file, else on; "
-        "$ELICIT_TRAY_HISTORY=PATH|off moves it or turns it off)",
-    )
-    serve.add_argument(
-        "--history-values",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="keep submitted form values in the history, never secret-looking ones (default: on)",
-    )
-    serve.add_argument(
-        "--history-query",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="keep URL query strings and fragments in the history (default: off)",
-    )
-    serve.add_argument(
-        "--retention-days",
-        metavar="DAYS",
-        type=int,
-        default=None,
-        help="delete decisions older than this, at start and daily (0: keep; default: 90)",
-    )
-    serve.add_argument(
-        "--lang",
-        metavar="CODE",
-        default=None,
-        help="language of the dialogs and windows, e.g. de, ar, en (default: the settings file, else the system's)",
-    )
 
+def _add_history(sub: Any) -> None:
     history = sub.add_parser("history", help="print the decision history (newest first)")
     history.add_argument("--json", action="store_true", help="print a JSON array of rows (every column)")
     history.add_argument(
@@ -115,11 +112,15 @@ def _parser() -> argparse.ArgumentParser:
         help="only this outcome (accept, decline, cancel-escape, ..., interrupted; 'cancel' matches every cancel-*)",
     )
 
+
+def _add_ask(sub: Any) -> None:
     ask = sub.add_parser("ask", help="send one elicitation/create request; print the ElicitResult JSON")
     ask.add_argument("file", nargs="?", default="-", help="params JSON file, or - for stdin (default)")
     ask.add_argument("--server-name", help="the MCP server's name to show (self-reported)")
     ask.add_argument("--no-start", action="store_true", help="do not start the tray app if it is not running")
 
+
+def _add_demo(sub: Any) -> None:
     demo = sub.add_parser("demo", help="run the bundled MCP server and answer its elicitations")
     demo.add_argument(
         "--headless", action="store_true", help="offscreen, with a scripted user (the default when there is no display)"
@@ -132,6 +133,8 @@ def _parser() -> argparse.ArgumentParser:
         help="MCP protocol version(s) to run (default: both)",
     )
 
+
+def _add_wrap(sub: Any) -> None:
     wrap = sub.add_parser(
         "wrap",
         help="run an MCP stdio server behind a proxy that answers its elicitations "
@@ -153,10 +156,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     wrap.add_argument("server", nargs=argparse.REMAINDER, help="-- then the server command and its arguments")
 
+
+def _add_check_url(sub: Any) -> None:
     check = sub.add_parser("check-url", help="print the URL analysis used by the consent dialog")
     check.add_argument("url")
     check.add_argument("--json", action="store_true", help="print {verdict, reasons, display_host, registrable_domain}")
 
+
+def _add_check(sub: Any) -> None:
     lint = sub.add_parser(
         "check",
         help="say what the tray would do with an elicitation (for server authors): "
@@ -181,6 +188,8 @@ def _parser() -> argparse.ArgumentParser:
         help="render after pressing Accept on the untouched form, with its inline errors (with --png)",
     )
 
+
+def _add_desktop(sub: Any) -> None:
     install = sub.add_parser(
         "install-desktop",
         help="install the desktop entry, icon, AppStream metainfo and "
@@ -196,9 +205,19 @@ def _parser() -> argparse.ArgumentParser:
     install.add_argument("--autostart", action="store_true", help="also start the tray app at login")
     uninstall = sub.add_parser("uninstall-desktop", help="remove what install-desktop (and Start at login) installed")
     uninstall.add_argument("--user", action="store_true", default=True, help="for the current user (the default)")
-    for subparser in sub.choices.values():  # global options are accepted after the subcommand too
-        _global_options(subparser, default=argparse.SUPPRESS)
-    return parser
+
+
+#: The subcommands' parsers, in the order ``--help`` lists them (``_add_desktop`` adds two).
+_SUBCOMMANDS: tuple[Callable[[Any], None], ...] = (
+    _add_serve,
+    _add_history,
+    _add_ask,
+    _add_demo,
+    _add_wrap,
+    _add_check_url,
+    _add_check,
+    _add_desktop,
+)
 
 
 def _global_options(parser: argparse.ArgumentParser, default: object) -> None:
@@ -225,7 +244,7 @@ def _global_options(parser: argparse.ArgumentParser, default: object) -> None:
 def _leave_out_openssl() -> None:
     """The tray app never speaks TLS and hashes nothing with OpenSSL, yet ``asyncio`` imports
     ``ssl`` and ``hashlib`` prefers OpenSSL's ``_hashlib``: together 4.7 MiB of RSS
-    (``libcrypto``, ``libssl``, their Python modules; ``benchmarks/memory.py``, issue 11 §2).
+    (``libcrypto``, ``libssl``, their Python modules; measured by ``benchmarks/memory.py``).
     Marking both unimportable before the app imports ``asyncio`` leaves them out: ``asyncio``
     then has no TLS (documented: ``ssl`` may be missing) and ``hashlib`` uses Python's own
     BLAKE2 and SHA-2. Only for ``serve``, and only if neither is imported yet."""
@@ -258,18 +277,7 @@ def main(argv: list[str] | None = None) -> int:
             no_browser=getattr(args, "no_browser", False),
             arm_delay_ms=getattr(args, "arm_delay_ms", None),
             log_values=getattr(args, "log_values", False),
-            timeout_s=getattr(args, "timeout", None),
-            settings={
-                name: getattr(args, option, None)
-                for name, option in (
-                    ("consent_delay_ms", "consent_delay_ms"),
-                    ("history", "history"),
-                    ("history_values", "history_values"),
-                    ("history_query", "history_query"),
-                    ("retention_days", "retention_days"),
-                    ("language", "lang"),
-                )
-            },
+            settings=setting_overrides(args),
         )
     if command == "history":
         from .history import print_history

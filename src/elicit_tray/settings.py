@@ -1,45 +1,72 @@
 """The tray app's settings: one value per setting from the command line, the settings file or
-the default, in that order, applied at once when they change (issue 15 §3).
+the default, in that order, applied at once when they change.
 
 The settings file is a ``QSettings`` INI file at ``<user config dir>/elicit-tray/settings.ini``
 (on Linux ``$XDG_CONFIG_HOME``, default ``~/.config``; ``ELICIT_TRAY_CONFIG=PATH`` moves it); the
-Settings window writes it, and it can be edited by hand:
+Settings window writes it, and it can be edited by hand.
 
-=====================  ====================================  ===========================  =========
-key (INI)              meaning                               ``serve`` option             default
-=====================  ====================================  ===========================  =========
-``dialogs/timeout``    seconds until an untouched dialog     ``--timeout S``              0 (none)
-                       answers cancel (0: never)
-``dialogs/consent``    ms every button stays disarmed        ``--consent-delay-ms MS``    700
-                       (:data:`CONSENT_DELAY_BOUNDS`)
-``history/enabled``    keep the decision history             ``--history/--no-history``   true
-``history/values``     keep submitted field values           ``--history-values/--no-..`` true
-``history/query``      keep URL query strings and fragments  ``--history-query/--no-..``  false
-``history/retention``  days a decision is kept (0: ever)     ``--retention-days N``       90
-``ui/language``        ``de``, ``ar``, ``en``; empty: system ``--lang CODE``              (system)
-=====================  ====================================  ===========================  =========
+The table of settings is the body of :class:`Settings`: each attribute is one :class:`Setting`
+row (INI key, default, bounds, ``serve`` option and its help, the Settings window's label and
+description). Everything else is derived from it, in table order (:data:`SETTINGS`):
+
+- :data:`KEYS` and how a value is read from and written to the file (:meth:`Setting.read`,
+  :meth:`Setting.write`, :class:`Preferences`), with its bounds (:meth:`Setting.clean`);
+- the ``serve`` options (``cli.py``) and the overrides ``serve`` applies (``app.py``);
+- the Settings window's rows (``ui/settings_window.py``: one control per row, its kind chosen by
+  the type of the default: a spin box for ``int``, a check box for ``bool``, a combo box of
+  ``choices`` for ``str``).
+
+Adding a setting is one row. For example, a sound when a dialog appears::
+
+    # in class Settings below, where it should appear in the window and in `serve --help`:
+    sound = Setting(
+        key="dialogs/sound",
+        default=False,
+        flag="--sound",  # a bool is --sound / --no-sound
+        help="play a sound when a dialog appears (default: the settings file, else off)",
+        label=QT_TRANSLATE_NOOP("Settings", "Play a &sound when a dialog appears"),
+        description=QT_TRANSLATE_NOOP("Settings", "A short chime; the system's volume applies."),
+        control="sound",  # the Settings window's attribute for its check box
+    )
+
+Then use ``settings.sound`` where the app applies settings
+(:func:`~elicit_tray.ui.settings_window.connect_settings`), add its line to the README's
+settings table and its strings to the catalogues (``scripts/i18n.sh update``). A setting of a
+new type (say ``float``) also needs a widget kind in ``ui/settings_window.py`` and an option kind
+in ``cli.py``. ``tests/unit/test_settings_table.py`` and ``tests/ui/test_settings_rows.py``
+derive from the table: every row has a default of its type, a ``serve`` option that parses to
+that type and reaches ``serve``'s settings, a Settings window control with its label that
+changes it, a round trip through the file and a line in the README.
 
 "Start at login" is the XDG autostart entry itself (``install-desktop --autostart``; the tray
-menu and the Settings window toggle it). A value given on the command line wins: the window shows
-it and does not let it be changed. Values out of bounds are clamped; a value that cannot be read
-is the default. No Qt at import (``QSettings`` is loaded by :func:`settings_store`).
+menu and the Settings window toggle it), not a row. A value given on the command line wins: the
+window shows it and does not let it be changed. Values out of bounds are clamped; a value that
+cannot be read is the default. No Qt at import (``QSettings`` is loaded by :func:`settings_store`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, overload
 
-from .history import DEFAULT_RETENTION_DAYS, Privacy
+from .translation_marks import QT_TRANSLATE_NOOP
+
+if TYPE_CHECKING:  # history.py (sqlite3) is loaded only when used: every CLI call reads this table
+    from .history import Privacy
 
 __all__ = [
     "CONSENT_DELAY_BOUNDS",
     "ENV_CONFIG",
     "KEYS",
+    "RETENTION_BOUNDS",
+    "SETTINGS",
+    "TIMEOUT_BOUNDS",
     "Preferences",
+    "Setting",
     "Settings",
     "default_config_path",
     "settings_store",
@@ -53,22 +80,263 @@ CONSENT_DELAY_BOUNDS = (300, 5000)
 #: Bounds of the timeout (s) and the retention (days).
 TIMEOUT_BOUNDS = (0, 24 * 3600)
 RETENTION_BOUNDS = (0, 3650)
+#: Words the settings file may use for a boolean (``QSettings`` writes ``true``/``false``).
+_TRUE_WORDS = ("true", "1", "yes", "on")
+_FALSE_WORDS = ("false", "0", "no", "off")
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
-class Settings:
-    """Every setting's value (see the module table; units in the names)."""
+class Setting(Generic[T]):
+    """One row of the settings table: a class attribute of :class:`Settings`, whose name is the
+    setting's name (``settings.timeout_s`` is the value, ``Settings.timeout_s`` the row).
 
-    timeout_s: int = 0
-    consent_delay_ms: int = 700
-    history: bool = True
-    history_values: bool = True
-    history_query: bool = False
-    retention_days: int = DEFAULT_RETENTION_DAYS
-    language: str = ""
+    Attributes:
+        key: its key in the settings file, ``"section/name"``.
+        default: the value without a command line or file; its type (``int``, ``bool`` or
+            ``str``) is the setting's type and picks the window's control and the option's kind.
+        flag: the ``serve`` option, e.g. ``"--timeout"`` (a ``bool`` also has ``--no-...``).
+        help: the option's ``--help`` text (English, not translated).
+        label: the window's text for it (a check box's text, else the label before the control),
+            with an ``&`` mnemonic; marked with ``QT_TRANSLATE_NOOP("Settings", ...)``.
+        description: the control's accessible description (translated); ``{low}`` and ``{high}``
+            are replaced by the bounds.
+        control: the Settings window's attribute for the control (``window.timeout``).
+        metavar: the option's value name in ``--help`` (not for a ``bool``).
+        accessible: the control's accessible name when ``label`` is a separate label.
+        bounds: ``(low, high)`` of an ``int``, inclusive; values outside are clamped.
+        step: a spin box's step.
+        suffix: a spin box's unit after the number, e.g. ``" s"`` (translated).
+        special: what a spin box shows at its minimum (e.g. "Never"), or a combo box's entry
+            for the empty value (translated).
+        choices: a ``str`` setting's ``(value, shown name)`` entries (names shown as written).
+        needs: the name of a ``bool`` setting that must be on for this one to be changed.
+        tidy: makes a value valid (e.g. the language code plain); applied after the bounds.
+        name: set from the attribute's name in :class:`Settings`.
+    """
+
+    key: str
+    default: T
+    flag: str
+    help: str
+    label: str
+    description: str
+    control: str
+    metavar: str | None = None
+    accessible: str = ""
+    bounds: tuple[int, int] | None = None
+    step: int = 1
+    suffix: str = ""
+    special: str = ""
+    choices: tuple[tuple[str, str], ...] = ()
+    needs: str = ""
+    tidy: Callable[[T], T] | None = None
+    name: str = field(default="", init=False)
+
+    def __set_name__(self, owner: type[Any], name: str) -> None:
+        object.__setattr__(self, "name", name)
+
+    @overload
+    def __get__(self, settings: None, owner: type[Any]) -> Setting[T]: ...
+    @overload
+    def __get__(self, settings: Settings, owner: type[Any]) -> T: ...
+    def __get__(self, settings: Settings | None, owner: type[Any]) -> Setting[T] | T:
+        """On the class the row itself, on a :class:`Settings` its value."""
+        if settings is None:
+            return self
+        return cast(T, settings.values[self.name])
+
+    @property
+    def kind(self) -> type[T]:
+        """The setting's type: ``int``, ``bool`` or ``str`` (the default's)."""
+        return type(self.default)
+
+    @property
+    def option(self) -> str:
+        """The option as the window names it: ``--timeout``, ``--history/--no-history``."""
+        return f"{self.flag}/--no-{self.flag[2:]}" if self.kind is bool else self.flag
+
+    def clean(self, value: T) -> T:
+        """``value`` inside :attr:`bounds` and tidied. Raises ``ValueError``/``TypeError`` for
+        a number that is not one."""
+        if self.bounds is not None:
+            value = cast(T, max(self.bounds[0], min(self.bounds[1], int(cast(Any, value)))))
+        return self.tidy(value) if self.tidy is not None else value
+
+    def read(self, store: Any) -> T:
+        """The value in ``store`` (``store.value(key)``: text from the file, or a value set in
+        this run), not yet cleaned; :attr:`default` when absent or unreadable."""
+        raw = store.value(self.key)
+        if raw is None:
+            return self.default
+        if self.kind is bool:
+            if isinstance(raw, bool):
+                return cast(T, raw)
+            text = str(raw).strip().lower()
+            return cast(T, True if text in _TRUE_WORDS else False if text in _FALSE_WORDS else self.default)
+        if self.kind is int:
+            try:
+                return cast(T, int(str(raw).strip()))
+            except ValueError:
+                return self.default
+        return cast(T, str(raw))
+
+    def write(self, store: Any, value: T) -> None:
+        """Put ``value`` in ``store`` (``store.setValue(key, value)``; saved by ``sync()``)."""
+        store.setValue(self.key, value)
+
+
+def _language_code(code: str) -> str:
+    """A plain language code (``"de"``), or ``""`` (the system's) for anything else."""
+    code = code.strip().lower()
+    return code if code.isalpha() and len(code) <= 8 else ""
+
+
+class Settings:
+    """Every setting's value, immutable; ``Settings(timeout_s=45)`` has the defaults elsewhere.
+
+    The class body is the settings table (a flat table, one :class:`Setting` per attribute, in
+    the order of the window and of ``serve --help``). Units are in the names. Raises
+    ``TypeError`` for a name that is not a setting.
+    """
+
+    __slots__ = ("_values",)
+    _values: Mapping[str, Any]
+
+    timeout_s = Setting(
+        key="dialogs/timeout",
+        default=0,
+        flag="--timeout",
+        metavar="SECONDS",
+        help="answer cancel when a dialog is left untouched this long; a visible countdown "
+        "stops at the first key or click (default: the settings file, else 0, no timeout)",
+        bounds=TIMEOUT_BOUNDS,
+        label=QT_TRANSLATE_NOOP("Settings", "&Timeout:"),
+        accessible=QT_TRANSLATE_NOOP("Settings", "Timeout"),
+        description=QT_TRANSLATE_NOOP(
+            "Settings", "An untouched dialog answers cancel after this many seconds; a countdown shows it. 0: never."
+        ),
+        suffix=QT_TRANSLATE_NOOP("Settings", " s"),
+        special=QT_TRANSLATE_NOOP("Settings", "Never"),
+        control="timeout",
+    )
+    consent_delay_ms = Setting(
+        key="dialogs/consent",
+        default=700,
+        flag="--consent-delay-ms",
+        metavar="MS",
+        help="how long every button stays disarmed after a dialog appears or regains focus "
+        "(300-5000; default: the settings file, else 700)",
+        bounds=CONSENT_DELAY_BOUNDS,
+        label=QT_TRANSLATE_NOOP("Settings", "&Consent delay:"),
+        accessible=QT_TRANSLATE_NOOP("Settings", "Consent delay"),
+        description=QT_TRANSLATE_NOOP(
+            "Settings",
+            "Buttons stay disarmed this long after a dialog appears or regains focus, so a key "
+            "meant for another window cannot answer it. From {low} to {high} ms.",
+        ),
+        step=100,
+        suffix=QT_TRANSLATE_NOOP("Settings", " ms"),
+        control="consent",
+    )
+    history = Setting(
+        key="history/enabled",
+        default=True,
+        flag="--history",
+        help="keep the decision history (default: the settings file, else on; "
+        "$ELICIT_TRAY_HISTORY=PATH|off moves it or turns it off)",
+        label=QT_TRANSLATE_NOOP("Settings", "Keep a &history of decisions"),
+        description=QT_TRANSLATE_NOOP(
+            "Settings", "Records every request and its answer in a private database on this computer."
+        ),
+        control="history",
+    )
+    history_values = Setting(
+        key="history/values",
+        default=True,
+        flag="--history-values",
+        help="keep submitted form values in the history, never secret-looking ones (default: on)",
+        label=QT_TRANSLATE_NOOP("Settings", "Keep the &values entered in forms (never secret-looking ones)"),
+        description=QT_TRANSLATE_NOOP(
+            "Settings", "Without it the history keeps each field's title but not what was entered."
+        ),
+        needs="history",
+        control="values",
+    )
+    history_query = Setting(
+        key="history/query",
+        default=False,
+        flag="--history-query",
+        help="keep URL query strings and fragments in the history (default: off)",
+        label=QT_TRANSLATE_NOOP("Settings", "Keep the &query strings of addresses"),
+        description=QT_TRANSLATE_NOOP(
+            "Settings",
+            "Query strings and fragments often hold tokens; without it only scheme, host and path are kept.",
+        ),
+        needs="history",
+        control="query",
+    )
+    retention_days = Setting(
+        key="history/retention",
+        default=90,  # history.DEFAULT_RETENTION_DAYS, the Recorder's own default (a test compares)
+        flag="--retention-days",
+        metavar="DAYS",
+        help="delete decisions older than this, at start and daily (0: keep; default: 90)",
+        bounds=RETENTION_BOUNDS,
+        label=QT_TRANSLATE_NOOP("Settings", "&Keep decisions for:"),
+        accessible=QT_TRANSLATE_NOOP("Settings", "Retention"),
+        description=QT_TRANSLATE_NOOP(
+            "Settings", "Older decisions are deleted at start and once a day. 0: kept forever."
+        ),
+        suffix=QT_TRANSLATE_NOOP("Settings", " days"),
+        special=QT_TRANSLATE_NOOP("Settings", "Forever"),
+        needs="history",
+        control="retention",
+    )
+    language = Setting(
+        key="ui/language",
+        default="",
+        flag="--lang",
+        metavar="CODE",
+        help="language of the dialogs and windows, e.g. de, ar, en (default: the settings file, else the system's)",
+        label=QT_TRANSLATE_NOOP("Settings", "&Language:"),
+        accessible=QT_TRANSLATE_NOOP("Settings", "Language"),
+        description=QT_TRANSLATE_NOOP("Settings", "The language of new dialogs and windows."),
+        special=QT_TRANSLATE_NOOP("Settings", "System language"),
+        choices=(("en", "English"), ("de", "Deutsch"), ("ar", "العربية")),  # each in its own language
+        tidy=_language_code,
+        control="language",
+    )
+
+    def __init__(self, **values: Any) -> None:
+        unknown = set(values) - set(KEYS)
+        if unknown:
+            raise TypeError(f"unknown settings: {sorted(unknown)}")
+        self._values = MappingProxyType({row.name: values.get(row.name, row.default) for row in SETTINGS})
+
+    @property
+    def values(self) -> Mapping[str, Any]:
+        """Setting name -> value, in table order (read-only)."""
+        return self._values
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Settings) and dict(self.values) == dict(other.values)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.values.items()))
+
+    def __repr__(self) -> str:
+        return "Settings(" + ", ".join(f"{name}={value!r}" for name, value in self.values.items()) + ")"
+
+    def replace(self, **values: Any) -> Settings:
+        """These settings with ``values`` (setting name -> value) changed."""
+        return Settings(**{**self.values, **values})
 
     def privacy(self) -> Privacy:
         """The history switches of these settings."""
+        from .history import Privacy
+
         return Privacy(
             enabled=self.history,
             values=self.history_values,
@@ -77,31 +345,14 @@ class Settings:
         )
 
     def clamped(self) -> Settings:
-        """These settings with numbers inside their bounds and the language a plain code."""
-
-        def clamp(value: int, bounds: tuple[int, int]) -> int:
-            return max(bounds[0], min(bounds[1], int(value)))
-
-        language = self.language.strip().lower()
-        return replace(
-            self,
-            timeout_s=clamp(self.timeout_s, TIMEOUT_BOUNDS),
-            consent_delay_ms=clamp(self.consent_delay_ms, CONSENT_DELAY_BOUNDS),
-            retention_days=clamp(self.retention_days, RETENTION_BOUNDS),
-            language=language if language.isalpha() and len(language) <= 8 else "",
-        )
+        """These settings with every value made valid by its row (:meth:`Setting.clean`)."""
+        return Settings(**{row.name: row.clean(self.values[row.name]) for row in SETTINGS})
 
 
-#: Settings attribute -> key in the settings file.
-KEYS = {
-    "timeout_s": "dialogs/timeout",
-    "consent_delay_ms": "dialogs/consent",
-    "history": "history/enabled",
-    "history_values": "history/values",
-    "history_query": "history/query",
-    "retention_days": "history/retention",
-    "language": "ui/language",
-}
+#: The settings table in order: the rows of :class:`Settings`.
+SETTINGS: tuple[Setting[Any], ...] = tuple(row for row in vars(Settings).values() if isinstance(row, Setting))
+#: Setting name -> key in the settings file.
+KEYS: dict[str, str] = {row.name: row.key for row in SETTINGS}
 
 
 def default_config_path() -> Path:
@@ -121,27 +372,6 @@ def settings_store(path: Path | None = None) -> Any:
     return QSettings(str(path or default_config_path()), QSettings.Format.IniFormat)
 
 
-def _read(store: Any, name: str, default: Any) -> Any:
-    raw = store.value(KEYS[name])
-    if raw is None:
-        return default
-    try:
-        if isinstance(default, bool):
-            if isinstance(raw, bool):
-                return raw
-            text = str(raw).strip().lower()
-            if text in ("true", "1", "yes", "on"):
-                return True
-            if text in ("false", "0", "no", "off"):
-                return False
-            return default
-        if isinstance(default, int):
-            return int(str(raw).strip())
-        return str(raw)
-    except ValueError:
-        return default
-
-
 class Preferences:
     """The settings in force: the file's values under the command line's (``overrides``), and
     whoever applies them (:meth:`subscribe`).
@@ -149,23 +379,20 @@ class Preferences:
     Args:
         store: a ``QSettings`` (or anything with ``value(key)``, ``setValue(key, v)``, ``sync()``),
             or ``None`` (nothing is read or saved).
-        overrides: ``Settings`` attribute -> value given on the command line; these win and are
-            :meth:`locked`.
+        overrides: setting name -> value given on the command line; these win and are
+            :meth:`locked`. ``None`` values are left to the file.
+
+    Raises:
+        ValueError: an override's name is not a setting.
     """
 
-    def __init__(self, store: Any = None, overrides: dict[str, Any] | None = None):
+    def __init__(self, store: Any = None, overrides: Mapping[str, Any] | None = None):
         self.store = store
         self.overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
         unknown = set(self.overrides) - set(KEYS)
         if unknown:
             raise ValueError(f"unknown settings: {sorted(unknown)}")
-        defaults = Settings()
-        stored = {
-            f.name: (
-                _read(store, f.name, getattr(defaults, f.name)) if store is not None else getattr(defaults, f.name)
-            )
-            for f in fields(Settings)
-        }
+        stored = {row.name: row.read(store) if store is not None else row.default for row in SETTINGS}
         self.current = Settings(**{**stored, **self.overrides}).clamped()
         self._listeners: list[Callable[[Settings], None]] = []
 
@@ -179,21 +406,17 @@ class Preferences:
         listener(self.current)
 
     def change(self, **values: Any) -> Settings:
-        """Set settings (attribute names of :class:`Settings`), save the ones not locked to the
-        file and apply the result at once. A locked one keeps the command line's value.
-        Returns the settings in force."""
+        """Set settings (by name), save the ones not locked to the file and apply the result at
+        once. A locked one keeps the command line's value. Returns the settings in force."""
         free = {k: v for k, v in values.items() if not self.locked(k)}
         if not free:
             return self.current
-        self.current = replace(self.current, **free).clamped()
+        self.current = self.current.replace(**free).clamped()
         if self.store is not None:
-            for name in free:
-                self.store.setValue(KEYS[name], getattr(self.current, name))
+            for row in SETTINGS:
+                if row.name in free:
+                    row.write(self.store, getattr(self.current, row.name))
             self.store.sync()
         for listener in list(self._listeners):
             listener(self.current)
         return self.current
-
-    def as_dict(self) -> dict[str, Any]:
-        """The settings in force as a ``dict``."""
-        return asdict(self.current)

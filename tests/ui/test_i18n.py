@@ -19,11 +19,18 @@ from tests.ui.harness import Tray, shown_texts
 
 REPO = Path(__file__).resolve().parents[2]
 CATALOGUES = sorted((REPO / "resources" / "i18n").glob("elicit_tray_*.ts"))
-SOURCES = sorted(str(p) for p in (REPO / "src" / "elicit_tray" / "ui").glob("*.py")) + [
-    str(REPO / "src" / "elicit_tray" / "schema" / "values.py"),
-    str(REPO / "src" / "elicit_tray" / "schema" / "formats.py"),
-    str(REPO / "src" / "elicit_tray" / "urlcheck" / "reasons.py"),
-]
+
+
+def _sources() -> list[str]:
+    """The translation sources, as ``scripts/i18n.sh`` lists them (one list: a file added there
+    is checked here)."""
+    script = (REPO / "scripts" / "i18n.sh").read_text(encoding="utf-8")
+    listed = re.search(r"^SOURCES=\((.*)\)$", script, re.M)
+    assert listed, "scripts/i18n.sh has no SOURCES=(...) line"
+    return sorted(str(path) for pattern in listed.group(1).split() for path in REPO.glob(pattern))
+
+
+SOURCES = _sources()
 FORM = {
     "message": "Wie viele? <b>",
     "requestedSchema": {

@@ -1,6 +1,6 @@
-"""The Settings window and the settings it applies at once (issue 15): the settings file's
-values, the command line winning (locked controls), bounds, and the running app's presenter and
-recorder following each change."""
+"""The Settings window (tray menu "Settings…") and the settings it applies at once: the settings
+file's values, the command line winning (locked controls), bounds, and the running app's
+presenter and recorder following each change."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Global options are accepted before and after the subcommand (issue 12 §3)."""
+"""Global options are accepted before and after the subcommand (``elicit-tray --socket S serve`` and
+``elicit-tray serve --socket S`` mean the same)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,13 @@
 """The Settings window (tray menu "Settings…") and how settings reach the running app.
 
 Each control changes one setting of :class:`~elicit_tray.settings.Preferences` at once (saved
-in the settings file, applied without a restart by :func:`connect_settings`). A setting given on
-the command line is shown disabled with the option that set it. Start at login toggles the XDG
-autostart entry (freedesktop platforms). The socket path in use is shown for copying.
+in the settings file, applied without a restart by :func:`connect_settings`). The controls are
+derived from the settings table (:data:`~elicit_tray.settings.SETTINGS`), one row each, in its
+order; the kind of control is chosen by the setting's type (:data:`KINDS`: a spin box for
+``int``, a check box for ``bool``, a combo box for ``str``), so a new setting needs no code here
+unless it has a new type. A setting given on the command line is shown disabled with the option
+that set it. Start at login toggles the XDG autostart entry (freedesktop platforms). The socket
+path in use is shown for copying.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +36,10 @@ from PySide6.QtWidgets import (
 )
 
 from .. import desktop
-from ..settings import CONSENT_DELAY_BOUNDS, RETENTION_BOUNDS, TIMEOUT_BOUNDS, Preferences, Settings
+from ..settings import SETTINGS, Preferences, Setting, Settings
 from .i18n import install_translations, translate
 
-__all__ = ["SettingsWindow", "connect_settings", "PRUNE_INTERVAL_MS"]
+__all__ = ["KINDS", "PRUNE_INTERVAL_MS", "Kind", "SettingsWindow", "connect_settings"]
 
 log = logging.getLogger(__name__)
 
@@ -42,18 +47,62 @@ log = logging.getLogger(__name__)
 PRUNE_INTERVAL_MS = 24 * 3600 * 1000
 #: Where "Start at login" (XDG Autostart) applies.
 _XDG_AUTOSTART = not sys.platform.startswith(("win", "darwin"))
-#: Command-line options of each setting (shown beside a setting the command line fixed).
-OPTIONS = {
-    "timeout_s": "--timeout",
-    "consent_delay_ms": "--consent-delay-ms",
-    "history": "--history/--no-history",
-    "history_values": "--history-values/--no-history-values",
-    "history_query": "--history-query/--no-history-query",
-    "retention_days": "--retention-days",
-    "language": "--lang",
+
+
+def _spin_box(row: Setting[int], value: int) -> QSpinBox:
+    """A number between the row's bounds, with its unit and the word for its minimum."""
+    box = QSpinBox()
+    box.setRange(*(row.bounds or (0, 2**31 - 1)))
+    box.setSingleStep(row.step)
+    if row.suffix:
+        box.setSuffix(translate("Settings", row.suffix))
+    if row.special:
+        box.setSpecialValueText(translate("Settings", row.special))
+    box.setValue(value)
+    return box
+
+
+def _check_box(row: Setting[bool], value: bool) -> QCheckBox:
+    """A check box whose text is the row's label."""
+    box = QCheckBox(translate("Settings", row.label))
+    box.setChecked(bool(value))
+    return box
+
+
+def _combo_box(row: Setting[str], value: str) -> QComboBox:
+    """The row's choices, after its ``special`` entry for the empty value."""
+    box = QComboBox()
+    if row.special:
+        box.addItem(translate("Settings", row.special), "")
+    for code, name in row.choices:
+        box.addItem(name, code)
+    box.setCurrentIndex(max(0, box.findData(value)))
+    return box
+
+
+@dataclass(frozen=True)
+class Kind:
+    """How the window shows a setting of one type.
+
+    Attributes:
+        build: ``(row, value) -> control`` showing ``value``.
+        watch: ``(control, apply)``: call ``apply(new value)`` whenever the user changes it.
+        labelled: the row's label is a label before the control (else the control's own text).
+    """
+
+    build: Callable[[Any, Any], QWidget]
+    watch: Callable[[Any, Callable[[Any], object]], object]
+    labelled: bool
+
+
+#: Setting type -> its kind of control (a flat table; a setting of a new type needs a row here).
+KINDS: dict[type, Kind] = {
+    int: Kind(_spin_box, lambda box, apply: box.valueChanged.connect(apply), labelled=True),
+    bool: Kind(_check_box, lambda box, apply: box.toggled.connect(apply), labelled=False),
+    str: Kind(
+        _combo_box, lambda box, apply: box.currentIndexChanged.connect(lambda _i: apply(box.currentData())), True
+    ),
 }
-#: Languages offered: code ("" follows the system) and the language's own name.
-LANGUAGES = (("en", "English"), ("de", "Deutsch"), ("ar", "العربية"))
 
 
 def connect_settings(
@@ -88,6 +137,8 @@ class SettingsWindow(QDialog):
 
     ``autostart``: ``(get, set)`` of "Start at login" (default: the XDG autostart entry of
     :mod:`elicit_tray.desktop`; ``None`` hides the control). Escape or Close hides the window.
+    :attr:`controls` maps each setting's name to its control, which is also the attribute named
+    by the row's ``control`` (``window.timeout``, ``window.history``...).
     """
 
     def __init__(
@@ -106,115 +157,59 @@ class SettingsWindow(QDialog):
         self.setObjectName("settings")
         self.setWindowTitle(translate("Settings", "Settings"))  # Qt adds " — elicit-tray"
         self.setModal(False)
-        current = preferences.current
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        self._add_autostart(form)
+        self.controls: dict[str, QWidget] = {}
+        for row in SETTINGS:
+            self._add_setting(form, row)
+        self._add_socket(form, socket_path)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addLayout(self._bottom_row())
+        self._sync_needs()
 
+    def _add_autostart(self, form: QFormLayout) -> None:
+        """The "Start at login" check box (not added when there is no autostart to toggle)."""
         self.autostart = QCheckBox(translate("Settings", "&Start elicit-tray at login"))
-        if autostart is not None:
-            self.autostart.setChecked(bool(autostart[0]()))
+        if self.autostart_access is not None:
+            self.autostart.setChecked(bool(self.autostart_access[0]()))
             self.autostart.toggled.connect(self._set_autostart)
             self.autostart.setAccessibleDescription(
                 translate("Settings", "Adds or removes the autostart entry of your desktop.")
             )
             form.addRow(self.autostart)
 
-        self.timeout = QSpinBox()
-        self.timeout.setRange(*TIMEOUT_BOUNDS)
-        self.timeout.setSuffix(translate("Settings", " s"))
-        self.timeout.setSpecialValueText(translate("Settings", "Never"))
-        self.timeout.setValue(current.timeout_s)
-        self._row(
-            form,
-            translate("Settings", "&Timeout:"),
-            self.timeout,
-            "timeout_s",
-            translate("Settings", "Timeout"),
-            translate(
-                "Settings",
-                "An untouched dialog answers cancel after this many seconds; a countdown shows it. 0: never.",
-            ),
-        )
-        self.timeout.valueChanged.connect(lambda v: preferences.change(timeout_s=v))
+    def _add_setting(self, form: QFormLayout, row: Setting[Any]) -> None:
+        """One row of the settings table: its control (of the kind of its type) showing the
+        value in force, named and described for screen readers, locked if the command line set
+        it, changing the setting at once."""
+        kind = KINDS[row.kind]
+        control = kind.build(row, getattr(self.preferences.current, row.name))
+        description = translate("Settings", row.description)
+        if row.bounds is not None:
+            description = description.format(low=row.bounds[0], high=row.bounds[1])
+        label = None
+        if kind.labelled:
+            label = QLabel(translate("Settings", row.label))
+            label.setBuddy(control)
+            control.setAccessibleName(translate("Settings", row.accessible))
+        control.setAccessibleDescription(description)
+        self._lock(control, row)
+        if label is None:
+            form.addRow(control)
+        else:
+            form.addRow(label, control)
 
-        self.consent = QSpinBox()
-        self.consent.setRange(*CONSENT_DELAY_BOUNDS)
-        self.consent.setSingleStep(100)
-        self.consent.setSuffix(translate("Settings", " ms"))
-        self.consent.setValue(current.consent_delay_ms)
-        self._row(
-            form,
-            translate("Settings", "&Consent delay:"),
-            self.consent,
-            "consent_delay_ms",
-            translate("Settings", "Consent delay"),
-            translate(
-                "Settings",
-                "Buttons stay disarmed this long after a dialog appears or regains focus, so a key "
-                "meant for another window cannot answer it. From {low} to {high} ms.",
-            ).format(low=CONSENT_DELAY_BOUNDS[0], high=CONSENT_DELAY_BOUNDS[1]),
-        )
-        self.consent.valueChanged.connect(lambda v: preferences.change(consent_delay_ms=v))
+        def changed(value: object) -> None:
+            self._changed(row.name, value)
 
-        self.history = QCheckBox(translate("Settings", "Keep a &history of decisions"))
-        self.values = QCheckBox(translate("Settings", "Keep the &values entered in forms (never secret-looking ones)"))
-        self.query = QCheckBox(translate("Settings", "Keep the &query strings of addresses"))
-        for box, name, description in (
-            (
-                self.history,
-                "history",
-                translate("Settings", "Records every request and its answer in a private database on this computer."),
-            ),
-            (
-                self.values,
-                "history_values",
-                translate("Settings", "Without it the history keeps each field's title but not what was entered."),
-            ),
-            (
-                self.query,
-                "history_query",
-                translate(
-                    "Settings",
-                    "Query strings and fragments often hold tokens; without it only scheme, host and path are kept.",
-                ),
-            ),
-        ):
-            box.setChecked(bool(getattr(current, name)))
-            box.setAccessibleDescription(description)
-            self._lock(box, name)
-            form.addRow(box)
-            box.toggled.connect(lambda on, n=name: self._changed(n, on))
+        kind.watch(control, changed)
+        self.controls[row.name] = control
+        setattr(self, row.control, control)
 
-        self.retention = QSpinBox()
-        self.retention.setRange(*RETENTION_BOUNDS)
-        self.retention.setSuffix(translate("Settings", " days"))
-        self.retention.setSpecialValueText(translate("Settings", "Forever"))
-        self.retention.setValue(current.retention_days)
-        self._row(
-            form,
-            translate("Settings", "&Keep decisions for:"),
-            self.retention,
-            "retention_days",
-            translate("Settings", "Retention"),
-            translate("Settings", "Older decisions are deleted at start and once a day. 0: kept forever."),
-        )
-        self.retention.valueChanged.connect(lambda v: preferences.change(retention_days=v))
-
-        self.language = QComboBox()
-        self.language.addItem(translate("Settings", "System language"), "")
-        for code, name in LANGUAGES:
-            self.language.addItem(name, code)
-        self.language.setCurrentIndex(max(0, self.language.findData(current.language)))
-        self._row(
-            form,
-            translate("Settings", "&Language:"),
-            self.language,
-            "language",
-            translate("Settings", "Language"),
-            translate("Settings", "The language of new dialogs and windows."),
-        )
-        self.language.currentIndexChanged.connect(lambda _i: preferences.change(language=self.language.currentData()))
-
+    def _add_socket(self, form: QFormLayout, socket_path: Path | str) -> None:
+        """The socket path in use, read-only, and a button that copies it."""
         self.socket = QLineEdit(str(socket_path))
         self.socket.setReadOnly(True)
         self.socket.setCursorPosition(0)
@@ -234,6 +229,8 @@ class SettingsWindow(QDialog):
         self.socket.setAccessibleName(translate("Settings", "Socket in use"))
         form.addRow(socket_label, socket_row)
 
+    def _bottom_row(self) -> QHBoxLayout:
+        """ "Changes apply at once." and the Close button."""
         self.note = QLabel(translate("Settings", "Changes apply at once."))
         self.note.setWordWrap(True)
         close = QPushButton(translate("Settings", "Close"))
@@ -242,40 +239,26 @@ class SettingsWindow(QDialog):
         bottom = QHBoxLayout()
         bottom.addWidget(self.note, 1)
         bottom.addWidget(close)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addLayout(bottom)
-        self._sync_history_boxes()
+        return bottom
 
-    def _row(
-        self, form: QFormLayout, label_text: str, widget: QWidget, name: str, accessible: str, description: str
-    ) -> None:
-        label = QLabel(label_text)
-        label.setBuddy(widget)
-        widget.setAccessibleName(accessible)
-        widget.setAccessibleDescription(description)
-        self._lock(widget, name)
-        form.addRow(label, widget)
-
-    def _lock(self, widget: QWidget, name: str) -> None:
-        if self.preferences.locked(name):
+    def _lock(self, widget: QWidget, row: Setting[Any]) -> None:
+        if self.preferences.locked(row.name):
             widget.setEnabled(False)
-            why = translate("Settings", "Set on the command line ({option}).").format(option=OPTIONS[name])
+            why = translate("Settings", "Set on the command line ({option}).").format(option=row.option)
             widget.setToolTip(why)
             widget.setAccessibleDescription(f"{widget.accessibleDescription()} {why}".strip())
 
-    def _changed(self, name: str, on: bool) -> None:
-        self.preferences.change(**{name: on})
-        self._sync_history_boxes()
+    def _changed(self, name: str, value: object) -> None:
+        self.preferences.change(**{name: value})
+        self._sync_needs()
 
-    def _sync_history_boxes(self) -> None:
-        on = self.preferences.current.history
-        for widget, name in (
-            (self.values, "history_values"),
-            (self.query, "history_query"),
-            (self.retention, "retention_days"),
-        ):
-            widget.setEnabled(on and not self.preferences.locked(name))
+    def _sync_needs(self) -> None:
+        """A control whose row ``needs`` a setting that is off (the history's) is disabled."""
+        current = self.preferences.current
+        for row in SETTINGS:
+            if row.needs:
+                on = bool(getattr(current, row.needs))
+                self.controls[row.name].setEnabled(on and not self.preferences.locked(row.name))
 
     def _set_autostart(self, enabled: bool) -> None:
         assert self.autostart_access is not None
