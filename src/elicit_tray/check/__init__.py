@@ -248,7 +248,7 @@ def _shown_fields(request: ElicitationRequest | None) -> dict[str, FieldSpec] | 
     builds it), or ``None`` when there is no dialog."""
     if not isinstance(request, FormRequest):
         return None
-    from ..display import for_display
+    from ..request import for_display
 
     return {f.name: f for f in for_display(request).form.fields}
 
