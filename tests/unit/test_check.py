@@ -20,8 +20,8 @@ import pytest
 import elicit_tray
 from elicit_tray.check import WARNING_IDS, check
 from elicit_tray.cli import main as cli_main
-from elicit_tray.elicitation import Accepted, ElicitationRequest, Peer
 from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
+from elicit_tray.request import Accepted, ElicitationRequest, Peer
 from tests.conftest import REPO, load_cases
 from tests.fakes import FakeChannel
 from tests.rpc import create_line

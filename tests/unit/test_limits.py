@@ -14,22 +14,6 @@ from typing import Any
 import pytest
 
 from elicit_tray import elicitation
-from elicit_tray.elicitation import (
-    MAX_FORM_OPTIONS,
-    MAX_MESSAGE_CHARS,
-    MAX_OPTIONS,
-    MAX_PATTERN_CHARS,
-    MAX_PROPERTIES,
-    MAX_TEXT_CHARS,
-    MAX_URL_CHARS,
-    Accepted,
-    Cancelled,
-    Declined,
-    ElicitationRequest,
-    Failed,
-    Violation,
-    limit_violations,
-)
 from elicit_tray.ipc import jsonrpc as rpc
 from elicit_tray.ipc.jsonrpc import MAX_JSON_DEPTH, MAX_NUMBER_CHARS, ErrorReply, Request, Response, decode_line
 from elicit_tray.ipc.protocol import (
@@ -39,6 +23,18 @@ from elicit_tray.ipc.protocol import (
     Dispatcher,
     UiFunctions,
 )
+from elicit_tray.limits import (
+    MAX_FORM_OPTIONS,
+    MAX_MESSAGE_CHARS,
+    MAX_OPTIONS,
+    MAX_PATTERN_CHARS,
+    MAX_PROPERTIES,
+    MAX_TEXT_CHARS,
+    MAX_URL_CHARS,
+    limit_violations,
+)
+from elicit_tray.request import Accepted, Cancelled, Declined, ElicitationRequest, Failed
+from elicit_tray.schema import Violation
 from tests.fakes import FakeChannel
 from tests.rpc import create_line, error, request_line, result
 

@@ -111,8 +111,8 @@ def render_png(
     meta.setdefault("elicit-tray/requester", dict(PLACEHOLDER_REQUESTER))
     params["_meta"] = meta
 
-    from ..elicitation import Peer
     from ..ipc.protocol import vet_create
+    from ..request import Peer
 
     peer = Peer(uid=os.getuid() if hasattr(os, "getuid") else None, **PLACEHOLDER_PEER)
     request, error = vet_create(params, peer)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..elicitation import Cancelled, Declined, ElicitationRequest, Outcome, outcome_kind
+from ..request import Cancelled, Declined, ElicitationRequest, Outcome, outcome_kind
 from .application import application
 from .arming import ARM_DELAY_MS, ENGAGE_KEY_TEXT, Arming
 from .countdown import Countdown
