@@ -42,8 +42,9 @@ PURE: dict[str, str] = {
     "elicit_tray.desktop": "",
     "elicit_tray.logs": "m.escape_controls('\\u202e')",
     "elicit_tray.paths": "m.probe_socket(m.default_socket_path())",
-    "elicit_tray.check": "m.check(FORM); m.check(URL)",  # without rendering (--png imports Qt)
-    "elicit_tray.check.command": "",
+    "elicit_tray": "m.check(FORM); m.check(URL)",  # without rendering (--png imports Qt)
+    "elicit_tray.checker": "m.check(FORM); m.check(URL)",
+    "elicit_tray.checker.command": "",
     "elicit_tray.wrap": "",
     "elicit_tray.wrap.core": "",
     "elicit_tray.wrap.shell": "",
