@@ -408,3 +408,42 @@ def test_importing_elicit_tray_does_not_load_the_checker() -> None:
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
     assert out.strip() == "['elicit_tray']"
+
+
+def test_every_field_rule_is_in_the_rule_table_and_every_warning_id_has_its_producer() -> None:
+    """A rule written in ``checker/fields.py`` but left out of ``_FIELD_RULES`` never runs, and
+    an id in ``WARNING_IDS`` that no ``LintWarning(...)`` produces is a promise nothing keeps."""
+    import ast
+    import inspect
+
+    from elicit_tray.checker import fields
+
+    written = {
+        name
+        for name, value in vars(fields).items()
+        if inspect.isfunction(value)
+        and value.__module__ == fields.__name__
+        and list(inspect.signature(value).parameters) == ["field"]
+    }
+    assert written == {rule.__name__ for rule in fields._FIELD_RULES}
+    produced = {
+        call.args[0].value
+        for path in (REPO / "src/elicit_tray/checker").glob("*.py")
+        for call in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(call, ast.Call) and getattr(call.func, "id", None) == "LintWarning"
+        if call.args and isinstance(call.args[0], ast.Constant)
+    }
+    assert produced == set(WARNING_IDS)
+
+
+#: A pattern in each foreign dialect ``checker/patterns.py`` knows (one per row of its table).
+FOREIGN_EXAMPLES = (r"^(?P<zip>\d{5})$", r"\Aabc\z", r"(?i)abc", r"a++", r"[[:alpha:]]", r"\h+")
+
+
+def test_every_foreign_regex_row_has_an_example_and_warns_for_it() -> None:
+    from elicit_tray.checker.patterns import _FOREIGN, pattern_warnings
+
+    for regex, fix in _FOREIGN:
+        examples = [e for e in FOREIGN_EXAMPLES if regex.search(e)]
+        assert examples, f"no example in FOREIGN_EXAMPLES for the row {fix!r}"
+        assert all(fix in pattern_warnings("/p", e)[0].message for e in examples), fix
