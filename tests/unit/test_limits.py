@@ -271,7 +271,7 @@ def _options_form(counts: list[int], multi: bool = True) -> dict[str, Any]:
 
 
 def test_options_per_form_are_limited_in_total_refs_counted_each_time() -> None:
-    """Issue 11 §1: 256 multi-selects x 200 options (51,200 checkboxes from a legal 389 KiB
+    """Measured: 256 multi-selects x 200 options (51,200 checkboxes from a legal 389 KiB
     request) stalled the app 8.2 s. The options of all fields together are bounded."""
     assert MAX_FORM_OPTIONS == 512
     assert limit_violations(_options_form([200, 200, 112])) == []

@@ -1,4 +1,4 @@
-"""Who asks is the process as the OS reports it (DESIGN.md "UI rules", issue 10 §3): the
+"""Who asks is the process as the OS reports it (DESIGN.md "UI rules"): the
 executable the kernel runs and its arguments, never the name the process chose for itself.
 
 Real child processes connect to a real Unix socket; the child renames itself with

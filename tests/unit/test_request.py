@@ -1,4 +1,4 @@
-"""The typed request layer (issue 13 §3): one type per mode over a shared base, and the
+"""The typed request layer: one type per mode over a shared base, and the
 ``Literal`` types naming the only values of mode, cancel reason and URL verdict."""
 
 from __future__ import annotations
