@@ -31,7 +31,7 @@ from elicit_tray.ui.form_dialog import FormDialog
 
 SIZES = {1: 20, 10: 20, 50: 10, 100: 10, 200: 8}  # fields -> warm iterations (after 2 warm-ups)
 try:  # the tray app refuses forms with more properties than this
-    from elicit_tray.elicitation import MAX_PROPERTIES
+    from elicit_tray.limits import MAX_PROPERTIES
 
     SIZES = {n: c for n, c in SIZES.items() if n <= MAX_PROPERTIES}
 except ImportError:

@@ -13,7 +13,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from elicit_tray.elicitation import Peer, parse_elicit_params  # noqa: E402
+from elicit_tray.elicitation import parse_elicit_params  # noqa: E402
+from elicit_tray.request import Peer  # noqa: E402
 from elicit_tray.ui.presenter import Presenter, save_screenshot  # noqa: E402
 
 REQUESTER = {

@@ -12,7 +12,7 @@ import asyncio
 import json
 from typing import Any
 
-from elicit_tray.elicitation import Peer
+from elicit_tray.request import Peer
 
 #: The requester a fake connection speaks for unless a test names another.
 DEFAULT_PEER = Peer(pid=4242, uid=1000, process_name="test-requester")

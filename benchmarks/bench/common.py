@@ -15,7 +15,7 @@ from forms import form_params  # noqa: E402, F401 - benchmarks/forms.py (shared 
 
 PY = sys.executable
 try:  # the tray app refuses forms with more properties than this (None: no limit)
-    from elicit_tray.elicitation import MAX_PROPERTIES
+    from elicit_tray.limits import MAX_PROPERTIES
 except ImportError:
     MAX_PROPERTIES = None
 ENV_TRACE = "ELICIT_TRAY_TRACE"  # the app appends one timing line per dialog to this file

@@ -5,12 +5,17 @@ scripts) send it ``elicitation/create`` requests over a local socket (see ``DESI
 "IPC contract") and get back the user's ``ElicitResult``.
 
 For server authors: ``elicit_tray.check(params) -> Report`` says what the tray would do with
-an elicitation (:mod:`elicit_tray.check`; loaded on first use, no Qt).
+an elicitation (:mod:`elicit_tray.checker`; loaded on first use, no Qt).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from .checker import Report
 
 #: The version, in one place: pyproject.toml reads it from here (``[tool.setuptools.dynamic]``).
 #: A literal, so that starting the tray app does not load ``importlib.metadata`` (~3.5 MiB).
@@ -19,11 +24,13 @@ __version__ = "0.1.0"
 __all__ = ["__version__", "check"]
 
 
-def __getattr__(name: str) -> Any:
-    """``check`` on first use (PEP 562), so that ``import elicit_tray`` stays light: the
-    package :mod:`elicit_tray.check`, callable as :func:`elicit_tray.check.check`."""
-    if name == "check":
-        import importlib
+def check(params: Mapping[str, Any] | str | bytes, *, schema: bool = False) -> Report:
+    """What the tray would do with ``elicitation/create`` ``params``: a
+    :class:`~elicit_tray.checker.Report` (errors the tray would answer, warnings for the author).
 
-        return importlib.import_module(".check", __name__)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    :func:`elicit_tray.checker.check` documents the arguments and errors; the checker is
+    imported on the first call, so that ``import elicit_tray`` stays light. Loads no Qt module.
+    """
+    from .checker import check as run
+
+    return run(params, schema=schema)

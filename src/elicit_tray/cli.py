@@ -309,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     if command == "check-url":
         return _check_url(args)
     if command == "check":
-        from .check.command import run as check_run
+        from .checker.command import run as check_run
 
         return check_run(args)
     if command in ("install-desktop", "uninstall-desktop"):

@@ -11,20 +11,20 @@ Values are never changed (what goes back in ``content`` is what the user saw edi
 dialog says when one holds such characters (:func:`invisible_chars`, :func:`describe_char`).
 Long words are given break opportunities for display only (:func:`breakable`), so that a label
 that wraps at spaces never cuts a 300-character word.
+
+A leaf: this module imports nothing of elicit_tray, so every layer may use it. Making a whole
+request honest for its dialog is :func:`elicit_tray.request.for_display`, beside the types it
+copies.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from typing import TypeVar
-
-from .request import FormRequest, UrlRequest
 
 __all__ = [
     "display_text",
     "display_line",
-    "for_display",
     "invisible_chars",
     "describe_char",
     "breakable",
@@ -47,7 +47,6 @@ LONG_RUN = 20
 BREAK_EVERY = 10
 _ESCAPE = re.compile(r"\\(?:u[0-9a-f]{4}|U[0-9a-f]{8}|x[0-9a-f]{2})")
 _SPACE = re.compile(r"\s+")
-_Request = TypeVar("_Request", bound=FormRequest | UrlRequest)  # one of them, or ElicitationRequest (both)
 
 
 def escape_char(ch: str) -> str:
@@ -90,7 +89,8 @@ def invisible_chars(text: str) -> list[str]:
     """The characters of ``text`` that do not show as themselves in a one-line editor or label
     (exactly those :func:`display_line` escapes: bidi controls, zero-width and other format
     characters, control characters, line breaks, Hangul fillers), each once, in order of first
-    appearance; ``[]`` for honest text. Issue 10 §3: ``"\\u200f12 34 56"`` reads ``56 34 12``."""
+    appearance; ``[]`` for honest text. Why it matters: ``"\\u200f12 34 56"`` (a RIGHT-TO-LEFT
+    MARK first) reads ``56 34 12``."""
     seen: dict[str, None] = {}
     for ch in text:
         if ch not in seen and _hidden(ch):
@@ -152,48 +152,3 @@ def breakable(text: str) -> str:
             out.append(space.group())
             position = space.end()
     return "".join(out)
-
-
-def for_display(request: _Request) -> _Request:
-    """A copy of ``request`` (of the same type, with the same ``key``) whose shown strings are
-    made honest: the message and descriptions through :func:`display_text`; titles, option
-    titles, the self-reported requester strings and the peer's strings read from ``/proc``
-    (name, executable, arguments) through :func:`display_line`. A blank title falls back to the
-    property name. Values (what goes back in ``content``) and the URL of a URL request (shown by
-    its dialog through :func:`~elicit_tray.urlcheck.visible_url`) are never touched. DESIGN.md
-    "UI rules"; raises nothing for a valid request."""
-    from dataclasses import replace
-
-    def line(text: str | None) -> str | None:
-        return None if text is None else display_line(text)
-
-    requester = replace(
-        request.requester,
-        server_name=line(request.requester.server_name),
-        server_title=line(request.requester.server_title),
-        server_version=line(request.requester.server_version),
-        client_name=line(request.requester.client_name),
-    )
-    peer = request.peer
-    peer = replace(
-        peer,
-        process_name=line(peer.process_name),
-        executable=line(peer.executable),
-        argv=None if peer.argv is None else tuple(display_line(a) for a in peer.argv),
-    )
-    message = display_text(request.message or "")
-    if not isinstance(request, FormRequest):
-        return replace(request, message=message, requester=requester, peer=peer)
-    fields = []
-    for field in request.form.fields:
-        title = field.title if field.title.strip() else (field.name.strip() or "(no name)")
-        fields.append(
-            replace(
-                field,
-                title=display_line(title),
-                description=None if field.description is None else display_text(field.description),
-                options=tuple(replace(o, title=display_line(o.title)) for o in field.options),
-            )
-        )
-    form = replace(request.form, fields=tuple(fields))
-    return replace(request, message=message, form=form, requester=requester, peer=peer)

@@ -4,83 +4,21 @@ Data flows one way (DESIGN.md "Layout"): params -> :func:`parse_elicit_params` -
 :class:`~elicit_tray.request.FormRequest` or :class:`~elicit_tray.request.UrlRequest` ->
 dialog -> :data:`~elicit_tray.request.Outcome` -> :func:`~elicit_tray.request.outcome_to_result`.
 
-The request and outcome types live in :mod:`elicit_tray.request`, the limits in
-:mod:`elicit_tray.limits`; both are re-exported here, so ``from elicit_tray.elicitation import
-...`` keeps working for every name it offered.
+This module holds only the reading (:func:`parse_elicit_params`, :class:`ParamsError`): import
+the request and outcome types from :mod:`elicit_tray.request` and the limits from
+:mod:`elicit_tray.limits`, where they are defined.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .limits import (
-    MAX_CMDLINE_BYTES,
-    MAX_FORM_OPTIONS,
-    MAX_MESSAGE_CHARS,
-    MAX_OPTIONS,
-    MAX_PATTERN_CHARS,
-    MAX_PROPERTIES,
-    MAX_TEXT_CHARS,
-    MAX_URL_CHARS,
-    limit_violations,
-)
-from .request import (
-    MODES,
-    REQUESTER_KEY,
-    Accepted,
-    CancelHow,
-    Cancelled,
-    Declined,
-    ElicitationRequest,
-    Failed,
-    FormRequest,
-    Handler,
-    Mode,
-    Outcome,
-    Peer,
-    RequestBase,
-    Requester,
-    UrlRequest,
-    UrlVerdict,
-    outcome_kind,
-    outcome_to_result,
-)
+from .limits import limit_violations
+from .request import MODES, REQUESTER_KEY, ElicitationRequest, FormRequest, Peer, Requester, UrlRequest
 from .schema import SchemaError, Violation, parse_requested_schema
 from .schema.pointer import pointer
 
-__all__ = [
-    "ParamsError",
-    "parse_elicit_params",
-    # re-exported from elicit_tray.request
-    "Requester",
-    "Peer",
-    "RequestBase",
-    "FormRequest",
-    "UrlRequest",
-    "ElicitationRequest",
-    "Mode",
-    "MODES",
-    "CancelHow",
-    "UrlVerdict",
-    "Handler",
-    "Accepted",
-    "Declined",
-    "Cancelled",
-    "Failed",
-    "Outcome",
-    "outcome_kind",
-    "outcome_to_result",
-    # re-exported from elicit_tray.limits
-    "MAX_MESSAGE_CHARS",
-    "MAX_TEXT_CHARS",
-    "MAX_PROPERTIES",
-    "MAX_OPTIONS",
-    "MAX_URL_CHARS",
-    "limit_violations",
-    "MAX_CMDLINE_BYTES",
-    "MAX_FORM_OPTIONS",
-    "MAX_PATTERN_CHARS",
-]
+__all__ = ["ParamsError", "parse_elicit_params"]
 
 
 class ParamsError(ValueError):
@@ -122,14 +60,14 @@ def _requester(meta: Any) -> tuple[Requester, list[Violation]]:
 
 def parse_elicit_params(params: dict[str, Any], peer: Peer | None = None) -> ElicitationRequest:
     """Validate ``elicitation/create`` params (MCP ``ElicitRequestParams``, both revisions):
-    a :class:`FormRequest` or a :class:`UrlRequest`.
+    a :class:`~elicit_tray.request.FormRequest` or a :class:`~elicit_tray.request.UrlRequest`.
 
     A missing ``mode`` means form (MCP 2025-11-25: "Requests without mode MUST be treated as
     form mode"). A mode other than form/url, or one outside the requester's
     ``declaredModes``, is refused as the specification requires of a client.
 
-    Requests over the limits (:data:`MAX_MESSAGE_CHARS` and the others, see
-    :func:`limit_violations`) are refused with those violations only, before anything is built.
+    Requests over the limits (:data:`~elicit_tray.limits.MAX_MESSAGE_CHARS` and the others, see
+    :func:`~elicit_tray.limits.limit_violations`) are refused with those violations only, before anything is built.
 
     Raises:
         ParamsError: with every violation (JSON Pointer paths into ``params``).

@@ -38,7 +38,7 @@ MAX_PROPERTIES = 256
 MAX_OPTIONS = 200
 #: Most options in one form, all its selects together (a ``$ref`` counts each time it is used):
 #: every option of a multi-select is a widget, so this bounds what one request builds
-#: (issue 11 §1: 256 fields x 200 options stalled the app 8.2 s; at this limit a form builds in
+#: (measured: 256 fields x 200 options stalled the app for 8.2 s; at this limit a form builds in
 #: about 0.2 s of batched UI-thread work and under 20 MiB).
 MAX_FORM_OPTIONS = 512
 #: Longest ``url`` (URL mode), in characters.
@@ -76,48 +76,51 @@ def limit_violations(params: dict[str, Any]) -> list[Violation]:
     Returns the violations sorted by path (JSON Pointers into ``params``), ``[]`` within the
     limits (README "IPC contract", limits table). Raises nothing for a ``dict``.
     """
+    problems = _top_level_violations(params) + _walk_violations(params)
+    problems.sort(key=lambda v: v.path)
+    return problems
+
+
+def _too_long(value: Any, limit: int) -> TypeGuard[str]:
+    return isinstance(value, str) and len(value) > limit
+
+
+def _longer(path: str, value: str, limit: int) -> Violation:
+    return Violation(path, f"longer than {limit} characters ({len(value)})")
+
+
+def _top_level_violations(params: dict[str, Any]) -> list[Violation]:
+    """The limits on named places: ``message``, ``url``, the requester's strings, and the
+    number of properties (or, within that, of options) of the ``requestedSchema``."""
     problems: list[Violation] = []
-
-    def too_long(value: Any, limit: int) -> TypeGuard[str]:
-        return isinstance(value, str) and len(value) > limit
-
-    message = params.get("message")
-    if too_long(message, MAX_MESSAGE_CHARS):
-        problems.append(Violation("/message", f"longer than {MAX_MESSAGE_CHARS} characters ({len(message)})"))
-    url = params.get("url")
-    if too_long(url, MAX_URL_CHARS):
-        problems.append(Violation("/url", f"longer than {MAX_URL_CHARS} characters ({len(url)})"))
+    for key, limit in (("message", MAX_MESSAGE_CHARS), ("url", MAX_URL_CHARS)):
+        value = params.get(key)
+        if _too_long(value, limit):
+            problems.append(_longer(f"/{key}", value, limit))
     meta = params.get("_meta")
     requester = meta.get(REQUESTER_KEY) if isinstance(meta, dict) else None
     if isinstance(requester, dict):
         for key, value in requester.items():
-            if too_long(value, MAX_TEXT_CHARS):
-                problems.append(
-                    Violation(
-                        pointer("_meta", REQUESTER_KEY, key), f"longer than {MAX_TEXT_CHARS} characters ({len(value)})"
-                    )
-                )
+            if _too_long(value, MAX_TEXT_CHARS):
+                problems.append(_longer(pointer("_meta", REQUESTER_KEY, key), value, MAX_TEXT_CHARS))
     schema = params.get("requestedSchema")
-    if (
-        isinstance(schema, dict)
-        and isinstance(schema.get("properties"), dict)
-        and len(schema["properties"]) > MAX_PROPERTIES
-    ):
-        problems.append(
-            Violation(
-                "/requestedSchema/properties", f"more than {MAX_PROPERTIES} properties ({len(schema['properties'])})"
-            )
-        )
-    elif isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
-        options = sum(_option_count(schema, prop) for prop in schema["properties"].values())
-        if options > MAX_FORM_OPTIONS:
-            problems.append(
-                Violation(
-                    "/requestedSchema/properties", f"more than {MAX_FORM_OPTIONS} options in the form ({options})"
-                )
-            )
-    # One walk over all of params: NUL anywhere; inside requestedSchema, the text limits. A
-    # node's place is kept as its keys; the JSON Pointer is written only for a violation.
+    if not (isinstance(schema, dict) and isinstance(schema.get("properties"), dict)):
+        return problems
+    where, count = "/requestedSchema/properties", len(schema["properties"])
+    if count > MAX_PROPERTIES:
+        problems.append(Violation(where, f"more than {MAX_PROPERTIES} properties ({count})"))
+        return problems
+    options = sum(_option_count(schema, prop) for prop in schema["properties"].values())
+    if options > MAX_FORM_OPTIONS:
+        problems.append(Violation(where, f"more than {MAX_FORM_OPTIONS} options in the form ({options})"))
+    return problems
+
+
+def _walk_violations(params: dict[str, Any]) -> list[Violation]:
+    """One walk over all of ``params``: NUL anywhere; inside ``requestedSchema``, the text,
+    pattern, option-list and name limits. A node's place is kept as its keys; the JSON Pointer
+    is written only for a violation."""
+    problems: list[Violation] = []
     stack: list[tuple[Any, tuple[str, ...], str | None, bool]] = [(params, (), None, False)]
     while stack:
         node, parts, parent_key, in_schema = stack.pop()
@@ -128,10 +131,10 @@ def limit_violations(params: dict[str, Any]) -> list[Violation]:
         else:
             if isinstance(node, str) and "\x00" in node:
                 problems.append(Violation(pointer(*parts), "contains a NUL character (U+0000)"))
-            elif in_schema and too_long(node, MAX_TEXT_CHARS) and parent_key in _TEXT_KEYS | {"enum", "enumNames"}:
-                problems.append(Violation(pointer(*parts), f"longer than {MAX_TEXT_CHARS} characters ({len(node)})"))
-            elif in_schema and parent_key == "pattern" and too_long(node, MAX_PATTERN_CHARS):
-                problems.append(Violation(pointer(*parts), f"longer than {MAX_PATTERN_CHARS} characters ({len(node)})"))
+            elif in_schema and _too_long(node, MAX_TEXT_CHARS) and parent_key in _TEXT_KEYS | {"enum", "enumNames"}:
+                problems.append(_longer(pointer(*parts), node, MAX_TEXT_CHARS))
+            elif in_schema and parent_key == "pattern" and _too_long(node, MAX_PATTERN_CHARS):
+                problems.append(_longer(pointer(*parts), node, MAX_PATTERN_CHARS))
             continue
         if in_schema and parent_key in _OPTION_LISTS and isinstance(node, list) and len(node) > MAX_OPTIONS:
             problems.append(Violation(pointer(*parts), f"more than {MAX_OPTIONS} options ({len(node)})"))
@@ -143,13 +146,11 @@ def limit_violations(params: dict[str, Any]) -> list[Violation]:
                 elif in_schema and parent_key in _NAMED_MAPS and len(key) > MAX_TEXT_CHARS:
                     problems.append(
                         Violation(
-                            pointer(*parts, key),
-                            f"the name is longer than {MAX_TEXT_CHARS} characters ({len(key)})",
+                            pointer(*parts, key), f"the name is longer than {MAX_TEXT_CHARS} characters ({len(key)})"
                         )
                     )
                 child_key: str | None = key
             else:
                 child_key = parent_key  # items of a list: judged by the list's key
             stack.append((value, (*parts, key), child_key, in_schema or (not parts and key == "requestedSchema")))
-    problems.sort(key=lambda v: v.path)
     return problems

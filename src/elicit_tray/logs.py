@@ -203,7 +203,7 @@ class _Shown(str):
 
 
 def _redact_arg(value: Any) -> Any:
-    from .elicitation import Accepted  # no import cycle at module load
+    from .request import Accepted  # no import cycle at module load
 
     if isinstance(value, Accepted) and value.content is not None:
         names = ", ".join(escape_controls(str(name)) for name in sorted(value.content))

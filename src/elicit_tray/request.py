@@ -11,7 +11,8 @@ Each mode has its own type, so a form request always has a ``form`` and a URL re
 ``ElicitRequestURLParams``); code that handles one mode narrows with ``isinstance`` or
 ``request.mode``. What both share (message, requester, peer, key) lives on :class:`RequestBase`.
 :data:`Mode`, :data:`CancelHow` and :data:`UrlVerdict` name the only values those strings take;
-:data:`Handler` is the UI coroutine the dispatcher awaits for each request.
+:data:`Handler` is the UI coroutine the dispatcher awaits for each request; :func:`for_display`
+is the copy of a request its dialog shows (server strings made honest by :mod:`elicit_tray.display`).
 
 No Qt and no schema parsing are loaded by importing this module (``FormSpec`` and
 ``UrlAnalysis`` are annotations only).
@@ -23,8 +24,10 @@ import itertools
 import os
 import shlex
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
+
+from .display import display_line, display_text
 
 if TYPE_CHECKING:
     from .schema import FormSpec
@@ -53,6 +56,7 @@ __all__ = [
     "outcome_kind",
     "outcome_to_result",
     "Handler",
+    "for_display",
 ]
 
 #: An elicitation mode we render (MCP 2025-11-25 ``ElicitRequestParams.mode``).
@@ -122,7 +126,7 @@ class Peer:
       unknown, and then marked as the process's own name.
 
     Every string is as the OS gave it, undecodable bytes as ``\\xNN``; :attr:`label` and
-    :func:`~elicit_tray.display.for_display` make them one honest line.
+    :func:`for_display` make them one honest line.
     """
 
     pid: int | None = None
@@ -145,8 +149,6 @@ class Peer:
         Bidi controls, line breaks and invisible characters are shown as ``\\uXXXX``
         (:func:`~elicit_tray.display.display_line`), so the line cannot be forged.
         """
-        from .display import display_line
-
         if self.pid is None:
             return None
         if self.executable is not None:
@@ -223,7 +225,7 @@ class Peer:
 class RequestBase:
     """What every ``elicitation/create`` request has, validated (keyword arguments only).
 
-    ``message``: the server's text (shown through :func:`~elicit_tray.display.for_display`).
+    ``message``: the server's text (shown through :func:`for_display`).
     ``requester``: the self-reported identity; ``peer``: the requesting process as the OS
     reports it. ``key``: a process-unique string (``"r1"``, ``"r2"``, ...) used in logs, the
     pending list and completion notices; kept by :func:`dataclasses.replace`.
@@ -321,3 +323,53 @@ def outcome_to_result(outcome: Outcome) -> dict[str, Any]:
 #: The UI side of the dispatcher: one coroutine per request, returning the user's outcome.
 #: Cancelling it means the request expired (the dialog must say so and send nothing).
 Handler = Callable[[ElicitationRequest], Awaitable[Outcome]]
+
+
+#: One of the request types, or :data:`ElicitationRequest` (both): :func:`for_display` returns
+#: the type it was given.
+_AnyRequest = TypeVar("_AnyRequest", bound=FormRequest | UrlRequest)
+
+
+def for_display(request: _AnyRequest) -> _AnyRequest:
+    """A copy of ``request`` (of the same type, with the same ``key``) whose shown strings are
+    made honest: the message and descriptions through :func:`~elicit_tray.display.display_text`;
+    titles, option titles, the self-reported requester strings and the peer's strings read from
+    ``/proc`` (name, executable, arguments) through :func:`~elicit_tray.display.display_line`. A
+    blank title falls back to the property name. Values (what goes back in ``content``) and the
+    URL of a URL request (shown by its dialog through :func:`~elicit_tray.urlcheck.visible_url`)
+    are never touched. DESIGN.md
+    "UI rules"; raises nothing for a valid request."""
+
+    def line(text: str | None) -> str | None:
+        return None if text is None else display_line(text)
+
+    requester = replace(
+        request.requester,
+        server_name=line(request.requester.server_name),
+        server_title=line(request.requester.server_title),
+        server_version=line(request.requester.server_version),
+        client_name=line(request.requester.client_name),
+    )
+    peer = request.peer
+    peer = replace(
+        peer,
+        process_name=line(peer.process_name),
+        executable=line(peer.executable),
+        argv=None if peer.argv is None else tuple(display_line(a) for a in peer.argv),
+    )
+    message = display_text(request.message or "")
+    if not isinstance(request, FormRequest):
+        return replace(request, message=message, requester=requester, peer=peer)
+    fields = []
+    for spec in request.form.fields:
+        title = spec.title if spec.title.strip() else (spec.name.strip() or "(no name)")
+        fields.append(
+            replace(
+                spec,
+                title=display_line(title),
+                description=None if spec.description is None else display_text(spec.description),
+                options=tuple(replace(o, title=display_line(o.title)) for o in spec.options),
+            )
+        )
+    form = replace(request.form, fields=tuple(fields))
+    return replace(request, message=message, form=form, requester=requester, peer=peer)

@@ -16,9 +16,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from elicit_tray.elicitation import Accepted, Cancelled, Declined, ElicitationRequest, Failed, Peer
 from elicit_tray.ipc.jsonrpc import MAX_LINE_BYTES, LineSplitter, Message, decode_line
 from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
+from elicit_tray.request import Accepted, Cancelled, Declined, ElicitationRequest, Failed, Peer
 from tests.fakes import FakeChannel
 
 EMPTY = {"type": "object", "properties": {}}

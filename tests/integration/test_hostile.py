@@ -24,9 +24,9 @@ from typing import Any
 
 import pytest
 
-from elicit_tray.elicitation import MAX_MESSAGE_CHARS, MAX_OPTIONS, MAX_PROPERTIES, MAX_TEXT_CHARS
 from elicit_tray.ipc.protocol import MAX_PENDING_PER_CONNECTION, MAX_PENDING_TOTAL
 from elicit_tray.ipc.server import MAX_CONNECTIONS, MAX_CONNECTIONS_PER_PEER
+from elicit_tray.limits import MAX_MESSAGE_CHARS, MAX_OPTIONS, MAX_PROPERTIES, MAX_TEXT_CHARS
 from tests.rpc import ANY_STR, error, pong
 
 from .tray_process import START_TIMEOUT_S, Conn, TrayProcess, assert_still_serving, tray_env

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from elicit_tray.elicitation import Accepted, ElicitationRequest
 from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
 from elicit_tray.ipc.server import LocalEndpoint
+from elicit_tray.request import Accepted, ElicitationRequest
 from tests import rpc
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Unix sockets")

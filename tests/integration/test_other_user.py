@@ -27,9 +27,9 @@ from typing import Any
 import pytest
 
 from elicit_tray import __version__
-from elicit_tray.elicitation import Peer
 from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
 from elicit_tray.logs import Journal
+from elicit_tray.request import Peer
 from tests.rpc import pong
 
 from .test_hostile import HostileTray

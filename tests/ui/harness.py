@@ -10,8 +10,8 @@ import asyncio
 import json
 from typing import Any
 
-from elicit_tray.elicitation import Peer
 from elicit_tray.ipc.protocol import Dispatcher
+from elicit_tray.request import Peer
 from elicit_tray.ui.base import ElicitationDialog
 from elicit_tray.ui.presenter import Presenter
 from elicit_tray.ui.scripted import perform

@@ -22,7 +22,8 @@ from PySide6.QtCore import QLocale, QRect  # noqa: E402
 from PySide6.QtGui import QColor, QPalette  # noqa: E402
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QWidget  # noqa: E402
 
-from elicit_tray.elicitation import Peer, parse_elicit_params  # noqa: E402
+from elicit_tray.elicitation import parse_elicit_params  # noqa: E402
+from elicit_tray.request import Peer  # noqa: E402
 from elicit_tray.ui.i18n import install_translations  # noqa: E402
 from elicit_tray.ui.presenter import Presenter, save_screenshot  # noqa: E402
 

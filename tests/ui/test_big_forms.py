@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QCheckBox, QRadioButton, QWidget
 
-from elicit_tray.elicitation import MAX_FORM_OPTIONS, MAX_PROPERTIES, ParamsError, parse_elicit_params
+from elicit_tray.elicitation import ParamsError, parse_elicit_params
+from elicit_tray.limits import MAX_FORM_OPTIONS, MAX_PROPERTIES
 from elicit_tray.ui.form_dialog import FIRST_ROWS, LATER_ROWS, FormDialog
 
 #: Widgets per field besides its options (row cell, layout holder, label, hint, error, group ...).

@@ -1,4 +1,4 @@
-"""``elicit-tray check --png`` (issue 16 §2): the tray's own dialog rendered offscreen.
+"""``elicit-tray check --png``: the tray's own dialog rendered offscreen.
 
 Renders through the CLI in a fresh process (the way authors run it) and checks the images'
 pixels: size follows ``--scale`` and ``--width``, ``--theme dark`` is dark, ``--after-submit``
@@ -83,7 +83,7 @@ def test_after_submit_shows_the_inline_error_in_the_chosen_language(tmp_path: Pa
     from PySide6.QtCore import QLocale
     from PySide6.QtWidgets import QLabel
 
-    from elicit_tray.check.render import render_png
+    from elicit_tray.checker.render import render_png
     from elicit_tray.ui.i18n import install_translations
 
     path = render_png(REQUIRED, tmp_path / "de.png", lang="de", after_submit=True)

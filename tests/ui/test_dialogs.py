@@ -722,7 +722,7 @@ def test_the_identity_header_is_one_elided_line_per_item_that_server_text_cannot
 
 
 def test_the_process_line_keeps_the_executable_and_the_pid_when_elided(aio):
-    from elicit_tray.elicitation import Peer
+    from elicit_tray.request import Peer
 
     tray = Tray(aio)
     channel = tray.connect(

@@ -14,8 +14,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from elicit_tray.elicitation import Accepted, Cancelled, Declined, Peer, parse_elicit_params
+from elicit_tray.elicitation import parse_elicit_params
 from elicit_tray.history import History, Recorder
+from elicit_tray.request import Accepted, Cancelled, Declined, Peer
 from elicit_tray.ui.history_window import HistoryWindow
 
 T0 = 1_790_000_000.0  # 2026-09-21T14:13:20Z

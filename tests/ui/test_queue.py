@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel
 
-from elicit_tray.elicitation import Peer
+from elicit_tray.request import Peer
 from elicit_tray.ui.presenter import MAX_EXPIRED_ON_SCREEN, MAX_SHOWN_DIALOGS
 from elicit_tray.ui.tray import Tray as TrayIcon
 from tests import rpc

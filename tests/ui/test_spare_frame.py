@@ -9,7 +9,8 @@ from PySide6.QtCore import QLocale, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel, QLineEdit
 
-from elicit_tray.elicitation import Cancelled, parse_elicit_params
+from elicit_tray.elicitation import parse_elicit_params
+from elicit_tray.request import Cancelled
 from elicit_tray.ui.form_dialog import FormDialog
 from elicit_tray.ui.i18n import install_translations
 from tests import rpc

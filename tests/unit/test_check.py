@@ -1,4 +1,4 @@
-"""``elicit-tray check`` and ``elicit_tray.check`` (issue 16): the tray's verdict for server authors.
+"""``elicit-tray check`` and ``elicit_tray.check``: the tray's verdict for server authors.
 
 The errors must be exactly what the tray answers: every shared case is sent to a real
 :class:`~elicit_tray.ipc.protocol.Dispatcher` (in-process, fake channel) and ``check --json`` is
@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 import elicit_tray
-from elicit_tray.check import WARNING_IDS, check
+from elicit_tray.checker import WARNING_IDS, check
 from elicit_tray.cli import main as cli_main
-from elicit_tray.elicitation import Accepted, ElicitationRequest, Peer
 from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
+from elicit_tray.request import Accepted, ElicitationRequest, Peer
 from tests.conftest import REPO, load_cases
 from tests.fakes import FakeChannel
 from tests.rpc import create_line
@@ -358,7 +358,7 @@ def test_cli_exit_codes_and_text(tmp_path: Path, capsys: Any, monkeypatch: Any) 
 
 
 def test_the_demo_server_s_own_elicitations_are_clean() -> None:
-    from elicit_tray.check.demo import demo_params
+    from elicit_tray.checker.demo import demo_params
 
     params = demo_params()
     assert sorted(params) == ["book_table", "connect_account", "delete_project", "deploy", "feedback"]
@@ -382,3 +382,68 @@ print(json.dumps([[w.id for w in report.warnings], [w.id for w in url.warnings],
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
     assert json.loads(out) == [["secret-field", "default-ignored", "legacy-enum-names"], ["url-verdict"], []]
+
+
+def test_elicit_tray_check_stays_the_function_whatever_was_imported() -> None:
+    """``elicit_tray.check`` is a plain function; importing the checker package (as a test
+    suite does for ``WARNING_IDS``) or its ``command`` module does not put a module in its
+    place, and the two ``check`` give the same report."""
+    code = """
+import elicit_tray, types
+before = elicit_tray.check
+import elicit_tray.checker.command
+from elicit_tray.checker import WARNING_IDS, check
+params = {"message": "m", "requestedSchema": {"type": "object", "properties": {"password": {"type": "string"}}}}
+assert elicit_tray.check is before and isinstance(before, types.FunctionType), elicit_tray.check
+assert elicit_tray.check(params) == check(params) and WARNING_IDS
+print("ok")
+"""
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert (done.returncode, done.stdout.strip()) == (0, "ok"), done.stderr
+
+
+def test_importing_elicit_tray_does_not_load_the_checker() -> None:
+    code = "import sys, elicit_tray; print(sorted(m for m in sys.modules if m.startswith('elicit_tray')))"
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+    assert out.strip() == "['elicit_tray']"
+
+
+def test_every_field_rule_is_in_the_rule_table_and_every_warning_id_has_its_producer() -> None:
+    """A rule written in ``checker/fields.py`` but left out of ``_FIELD_RULES`` never runs, and
+    an id in ``WARNING_IDS`` that no ``LintWarning(...)`` produces is a promise nothing keeps."""
+    import ast
+    import inspect
+
+    from elicit_tray.checker import fields
+
+    written = {
+        name
+        for name, value in vars(fields).items()
+        if inspect.isfunction(value)
+        and value.__module__ == fields.__name__
+        and list(inspect.signature(value).parameters) == ["field"]
+    }
+    assert written == {rule.__name__ for rule in fields._FIELD_RULES}
+    produced = {
+        call.args[0].value
+        for path in (REPO / "src/elicit_tray/checker").glob("*.py")
+        for call in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(call, ast.Call) and getattr(call.func, "id", None) == "LintWarning"
+        if call.args and isinstance(call.args[0], ast.Constant)
+    }
+    assert produced == set(WARNING_IDS)
+
+
+#: A pattern in each foreign dialect ``checker/patterns.py`` knows (one per row of its table).
+FOREIGN_EXAMPLES = (r"^(?P<zip>\d{5})$", r"\Aabc\z", r"(?i)abc", r"a++", r"[[:alpha:]]", r"\h+")
+
+
+def test_every_foreign_regex_row_has_an_example_and_warns_for_it() -> None:
+    from elicit_tray.checker.patterns import _FOREIGN, pattern_warnings
+
+    for regex, fix in _FOREIGN:
+        examples = [e for e in FOREIGN_EXAMPLES if regex.search(e)]
+        assert examples, f"no example in FOREIGN_EXAMPLES for the row {fix!r}"
+        assert all(fix in pattern_warnings("/p", e)[0].message for e in examples), fix

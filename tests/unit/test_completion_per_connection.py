@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from elicit_tray.elicitation import Accepted, Declined, ElicitationRequest, Outcome, Peer
 from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
+from elicit_tray.request import Accepted, Declined, ElicitationRequest, Outcome, Peer
 from tests import rpc
 from tests.fakes import FakeChannel
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from elicit_tray.elicitation import Accepted, ElicitationRequest, Peer
 from elicit_tray.ipc.protocol import (
     ABANDON_WINDOW_S,
     IDLE_CLOSE_S,
@@ -17,6 +16,7 @@ from elicit_tray.ipc.protocol import (
     Dispatcher,
     UiFunctions,
 )
+from elicit_tray.request import Accepted, ElicitationRequest, Peer
 from tests import rpc
 from tests.fakes import FakeChannel
 

@@ -68,3 +68,23 @@ def test_break_opportunities_are_the_only_change(text):
     shown = breakable(text)
     assert shown.replace("\u200b", "") == text.replace("\u200b", "")
     assert shown == text or len(text) > 20
+
+
+def test_display_is_a_leaf() -> None:
+    """``display.py`` imports nothing of elicit_tray (not even inside a function), so every
+    layer may use it without an import cycle; whole requests are made honest by
+    ``request.for_display``."""
+    import ast
+    from pathlib import Path
+
+    import elicit_tray.display as display
+
+    tree = ast.parse(Path(display.__file__).read_text(encoding="utf-8"))
+    ours = [
+        ast.unparse(node)
+        for node in ast.walk(tree)
+        if (isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("elicit_tray")))
+        or (isinstance(node, ast.Import) and any(a.name.startswith("elicit_tray") for a in node.names))
+    ]
+    assert ours == []
+    assert not hasattr(display, "for_display")

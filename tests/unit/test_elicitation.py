@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from elicit_tray.elicitation import (
+from elicit_tray.elicitation import ParamsError, parse_elicit_params
+from elicit_tray.request import (
     MODES,
     Accepted,
     Cancelled,
@@ -14,12 +15,10 @@ from elicit_tray.elicitation import (
     ElicitationRequest,
     Failed,
     FormRequest,
-    ParamsError,
     Peer,
     Requester,
     UrlRequest,
     outcome_to_result,
-    parse_elicit_params,
 )
 from elicit_tray.schema import FieldKind, Violation
 

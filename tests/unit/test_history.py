@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from elicit_tray.elicitation import Accepted, Cancelled, Declined, ElicitationRequest, Peer, parse_elicit_params
+from elicit_tray.elicitation import parse_elicit_params
 from elicit_tray.history import (
     COLUMNS,
     MIGRATIONS,
@@ -34,6 +34,7 @@ from elicit_tray.history import (
 )
 from elicit_tray.ipc.protocol import Dispatcher
 from elicit_tray.logs import Journal
+from elicit_tray.request import Accepted, Cancelled, Declined, ElicitationRequest, Peer
 from tests.fakes import FakeChannel
 from tests.rpc import create_line
 

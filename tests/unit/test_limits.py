@@ -14,22 +14,6 @@ from typing import Any
 import pytest
 
 from elicit_tray import elicitation
-from elicit_tray.elicitation import (
-    MAX_FORM_OPTIONS,
-    MAX_MESSAGE_CHARS,
-    MAX_OPTIONS,
-    MAX_PATTERN_CHARS,
-    MAX_PROPERTIES,
-    MAX_TEXT_CHARS,
-    MAX_URL_CHARS,
-    Accepted,
-    Cancelled,
-    Declined,
-    ElicitationRequest,
-    Failed,
-    Violation,
-    limit_violations,
-)
 from elicit_tray.ipc import jsonrpc as rpc
 from elicit_tray.ipc.jsonrpc import MAX_JSON_DEPTH, MAX_NUMBER_CHARS, ErrorReply, Request, Response, decode_line
 from elicit_tray.ipc.protocol import (
@@ -39,6 +23,18 @@ from elicit_tray.ipc.protocol import (
     Dispatcher,
     UiFunctions,
 )
+from elicit_tray.limits import (
+    MAX_FORM_OPTIONS,
+    MAX_MESSAGE_CHARS,
+    MAX_OPTIONS,
+    MAX_PATTERN_CHARS,
+    MAX_PROPERTIES,
+    MAX_TEXT_CHARS,
+    MAX_URL_CHARS,
+    limit_violations,
+)
+from elicit_tray.request import Accepted, Cancelled, Declined, ElicitationRequest, Failed
+from elicit_tray.schema import Violation
 from tests.fakes import FakeChannel
 from tests.rpc import create_line, error, request_line, result
 
@@ -275,7 +271,7 @@ def _options_form(counts: list[int], multi: bool = True) -> dict[str, Any]:
 
 
 def test_options_per_form_are_limited_in_total_refs_counted_each_time() -> None:
-    """Issue 11 §1: 256 multi-selects x 200 options (51,200 checkboxes from a legal 389 KiB
+    """Measured: 256 multi-selects x 200 options (51,200 checkboxes from a legal 389 KiB
     request) stalled the app 8.2 s. The options of all fields together are bounded."""
     assert MAX_FORM_OPTIONS == 512
     assert limit_violations(_options_form([200, 200, 112])) == []

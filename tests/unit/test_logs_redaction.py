@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 import elicit_tray
-from elicit_tray.elicitation import Accepted, Cancelled
 from elicit_tray.logs import VALUE_ARGUMENTS, Journal, configure_logging, escape_controls, redact_url
+from elicit_tray.request import Accepted, Cancelled
 
 SECRET_URL = "https://alice:hunter2@accounts.example.com:8443/reset/8f3a9c2e71/confirm?token=s3cr3t#frag"
 SHOWN_URL = "https://accounts.example.com:8443/reset/…/confirm?…#…"

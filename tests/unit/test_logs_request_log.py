@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from elicit_tray.elicitation import Accepted, Cancelled, Declined, ElicitationRequest, Failed, Peer
 from elicit_tray.ipc.protocol import Dispatcher, UiFunctions
 from elicit_tray.logs import ENV_LOG, LOG_BACKUPS, MAX_LOG_BYTES, Journal, default_log_path, redact_url
+from elicit_tray.request import Accepted, Cancelled, Declined, ElicitationRequest, Failed, Peer
 from tests.fakes import FakeChannel
 from tests.rpc import create_line
 

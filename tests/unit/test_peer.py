@@ -1,4 +1,4 @@
-"""Who asks is the process as the OS reports it (DESIGN.md "UI rules", issue 10 §3): the
+"""Who asks is the process as the OS reports it (DESIGN.md "UI rules"): the
 executable the kernel runs and its arguments, never the name the process chose for itself.
 
 Real child processes connect to a real Unix socket; the child renames itself with
@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from elicit_tray.display import for_display
-from elicit_tray.elicitation import Peer, parse_elicit_params
+from elicit_tray.elicitation import parse_elicit_params
 from elicit_tray.ipc.server import peer_of
+from elicit_tray.request import Peer, for_display
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SO_PEERCRED and /proc are Linux")
 

@@ -1,4 +1,4 @@
-"""The pure core loads no Qt (issue 13 §1, DESIGN.md "Layout": "Pure parts never import Qt").
+"""The pure core loads no Qt (DESIGN.md "Layout": "Pure parts never import Qt").
 
 Each module is imported in a fresh interpreter in which PySide6 and shiboken6 cannot be imported
 (``sys.modules[name] = None``), and a few of its functions are called, so a Qt import at module
@@ -34,16 +34,17 @@ PURE: dict[str, str] = {
     "elicit_tray.ipc": "",
     "elicit_tray.ipc.jsonrpc": "m.decode_line(m.encode(m.request(1, 'ping', {}))[:-1])",
     "elicit_tray.ipc.protocol": "m.vet_create(FORM); m.vet_create(URL)",
-    "elicit_tray.request": "m.outcome_to_result(m.Accepted({}))",
+    "elicit_tray.request": "from elicit_tray.elicitation import parse_elicit_params as p; "
+    "m.outcome_to_result(m.Accepted({})); m.for_display(p(FORM)); m.for_display(p(URL))",
     "elicit_tray.limits": "m.limit_violations(FORM)",
     "elicit_tray.elicitation": "m.parse_elicit_params(FORM); m.parse_elicit_params(URL)",
-    "elicit_tray.display": "from elicit_tray.elicitation import parse_elicit_params as p; "
-    "m.for_display(p(FORM)); m.for_display(p(URL))",
+    "elicit_tray.display": "m.display_line('\\u202e'); m.breakable('x' * 50)",
     "elicit_tray.desktop": "",
     "elicit_tray.logs": "m.escape_controls('\\u202e')",
     "elicit_tray.paths": "m.probe_socket(m.default_socket_path())",
-    "elicit_tray.check": "m.check(FORM); m.check(URL)",  # without rendering (--png imports Qt)
-    "elicit_tray.check.command": "",
+    "elicit_tray": "m.check(FORM); m.check(URL)",  # without rendering (--png imports Qt)
+    "elicit_tray.checker": "m.check(FORM); m.check(URL)",
+    "elicit_tray.checker.command": "",
     "elicit_tray.wrap": "",
     "elicit_tray.wrap.core": "",
     "elicit_tray.wrap.shell": "",
@@ -84,6 +85,7 @@ def test_a_pure_module_loads_no_qt(module: str, tmp_path: Path) -> None:
     the ``elicit_tray.ui`` package is loaded."""
     code = _PROBE.format(form=FORM, url=URL, module=module, code=PURE[module] or "pass")
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_RUNTIME_DIR": str(tmp_path), "ELICIT_TRAY_LOG": "off"}
+    env["PYTHONPATH"] = str(SRC.parent)  # this checkout's sources, whatever the install points at
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 0, f"{module} needs Qt (or failed without it):\n{done.stderr[-3000:]}"
     assert done.stdout.strip() == "[] []", f"{module} loaded {done.stdout.strip()}"
@@ -125,16 +127,30 @@ def test_json_pointers_are_escaped_and_read_in_one_place() -> None:
     assert places and all(place.startswith("schema/pointer.py:") for place in places), places
 
 
-#: Places still formatting the escape themselves, each with who changes it. Empty this, do not
-#: add to it: urlcheck is being split into a package (issue 13 §6), whose ``visible_url`` is
-#: to call ``display.escape_char`` once that lands.
-_OWN_ESCAPE_PENDING = ("urlcheck",)
+#: Ways of writing a ``\\uXXXX`` escape by hand: a backslash-u followed by a format field
+#: (f-string, ``%`` or ``+``), a ``04x``/``08x`` format spec, or Python's ``unicode_escape`` codec.
+_OWN_ESCAPE = re.compile(r"""\\\\[uU](?:\{|%|["']\s*[+%])|:0?[48]x\}|%0?[48]x|unicode_escape""")
+
+
+def test_the_escape_detector_knows_the_ways_to_write_it() -> None:
+    """The detector below finds the copy ``urlcheck/chars.py`` had (before it called
+    ``display.escape_char``) and the other spellings of the same escape."""
+    copies = [
+        'out.append(f"\\\\u{cp:04x}" if cp <= 0xFFFF else f"\\\\U{cp:08x}")',
+        'text = "\\\\u%04x" % ord(ch)',
+        'text = "\\\\u" + format(ord(ch), "04x")',
+        'text = "{:04x}".format(ord(ch))',
+        'text = ch.encode("unicode_escape").decode()',
+    ]
+    assert [bool(_OWN_ESCAPE.search(line)) for line in copies] == [True] * len(copies)
+    assert not _OWN_ESCAPE.search('return f"U+{ord(ch):04X} {name}".rstrip()')  # describe_char's
 
 
 def test_one_helper_writes_the_backslash_u_escape() -> None:
     """``\\uXXXX`` / ``\\UXXXXXXXX`` escapes of shown or logged text are formatted only by
-    :func:`elicit_tray.display.escape_char` (the log's ``\\xNN`` short form aside)."""
-    places = [p for p in _where(r"""\\\\[uU]\{""") if not p.startswith(_OWN_ESCAPE_PENDING)]
+    :func:`elicit_tray.display.escape_char` (the log's ``\\xNN`` short form aside): no module,
+    ``urlcheck`` included, keeps a copy of its own."""
+    places = _where(_OWN_ESCAPE.pattern)
     assert places and all(place.startswith("display.py:") for place in places), places
 
 

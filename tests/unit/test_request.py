@@ -1,4 +1,4 @@
-"""The typed request layer (issue 13 §3): one type per mode over a shared base, and the
+"""The typed request layer: one type per mode over a shared base, and the
 ``Literal`` types naming the only values of mode, cancel reason and URL verdict."""
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ from typing import get_args
 
 import pytest
 
-from elicit_tray.display import for_display
 from elicit_tray.elicitation import parse_elicit_params
 from elicit_tray.request import (
     CANCEL_HOWS,
@@ -20,6 +19,7 @@ from elicit_tray.request import (
     RequestBase,
     UrlRequest,
     UrlVerdict,
+    for_display,
 )
 from elicit_tray.urlcheck import analyze_url
 

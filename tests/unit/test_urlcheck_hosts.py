@@ -1,4 +1,4 @@
-"""Issue 10 ("what the user reads is the truth"): hosts whose registrable domain, locality or
+"""What the user reads is the truth: hosts whose registrable domain, locality or
 validity the analysis used to get wrong.  Each row asserts the exact verdict, reasons, display
 host and registrable domain.  No Qt is imported here.
 

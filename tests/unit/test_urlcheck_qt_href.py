@@ -1,4 +1,4 @@
-"""The href the analysis hands to the browser is exactly what Qt opens (issue 10).
+"""The href the analysis hands to the browser is exactly what Qt opens.
 
 ``presenter.system_browser`` passes the href through ``QUrl(href, QUrl.StrictMode)``; QUrl
 rejects what WHATWG serialisation leaves raw (a stray ``%``, ``{``, ``|`` ...) and rewrites

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..elicitation import Cancelled, Declined, ElicitationRequest, Outcome, outcome_kind
+from ..request import Cancelled, Declined, ElicitationRequest, Outcome, outcome_kind
 from .application import application
 from .arming import ARM_DELAY_MS, ENGAGE_KEY_TEXT, Arming
 from .countdown import Countdown
@@ -118,9 +118,25 @@ class ElicitationDialog(QDialog):
         # Who asks stays in view on top and the buttons at the bottom; everything between
         # scrolls, so nothing is cut off on a small or scaled screen, and a long message scrolls
         # in a box of its own so that it cannot push the identity or the fields out of view.
-        window = QVBoxLayout(self)
-        self.window_layout = window  # top to bottom: header, content, buttons row
-        window.setSpacing(8)
+        self.window_layout = QVBoxLayout(self)  # top to bottom: header, content, buttons row
+        self.window_layout.setSpacing(8)
+        self._build_content(self.window_layout)
+        self._build_buttons()
+        self.commit_button: QPushButton | None = None
+        self.sizing = Sizing(
+            self, header=self.header_scroll, message=self.message_scroll, scroll=self.scroll, buttons=self.buttons
+        )
+        #: id (``field-<name>-error``) -> inline error label; filled by the dialogs that have
+        #: fields (the form dialog makes each label when first needed: :meth:`made_error_labels`).
+        self.error_labels: Mapping[str, QLabel] = {}
+        #: The user-set timeout, once :meth:`start_timeout` ran.
+        self.countdown: Countdown | None = None
+        if request is not None:
+            ElicitationDialog._show_request(self, request)
+
+    def _build_content(self, window: QVBoxLayout) -> None:
+        """The header (who asks, above a line), then the scrolling content: the message in a
+        box of its own, :attr:`body` for the subclass, and the status line."""
         self.header = QWidget()
         header = QVBoxLayout(self.header)
         header.setContentsMargins(0, 0, 0, 0)
@@ -153,6 +169,9 @@ class ElicitationDialog(QDialog):
         outer.addWidget(self.status_label)
         outer.addStretch(1)
 
+    def _build_buttons(self) -> None:
+        """The button row: Decline (Alt+D in every language), Cancel and, once expired, Close;
+        :meth:`add_commit_button` adds the commit button."""
         self.buttons = QHBoxLayout()
         self.decline_button = QPushButton(translate("Dialog", "&Decline"))
         self.decline_button.setObjectName("decline")
@@ -175,20 +194,9 @@ class ElicitationDialog(QDialog):
         self.buttons.addStretch(1)
         self.buttons.addWidget(self.cancel_button)
         self.buttons.addWidget(self.close_button)
-        self.commit_button: QPushButton | None = None
-        window.addLayout(self.buttons)
+        self.window_layout.addLayout(self.buttons)
         for button in (self.decline_button, self.cancel_button, self.close_button):
             button.setAutoDefault(False)
-        self.sizing = Sizing(
-            self, header=self.header_scroll, message=self.message_scroll, scroll=self.scroll, buttons=self.buttons
-        )
-        #: id (``field-<name>-error``) -> inline error label; filled by the dialogs that have
-        #: fields (the form dialog makes each label when first needed: :meth:`made_error_labels`).
-        self.error_labels: Mapping[str, QLabel] = {}
-        #: The user-set timeout, once :meth:`start_timeout` ran.
-        self.countdown: Countdown | None = None
-        if request is not None:
-            ElicitationDialog._show_request(self, request)
 
     def _show_request(self, request: ElicitationRequest) -> None:
         """Fill the frame with ``request``: the window title, who asks and the message. Once

@@ -15,7 +15,7 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFormLayout, QWidget
 
-from ..elicitation import Accepted, FormRequest
+from ..request import Accepted, FormRequest
 from ..schema import FieldSpec, FormSpec, build_content, looks_secret, validate_content
 from .arming import ARM_DELAY_MS
 from .base import ElicitationDialog

@@ -13,7 +13,7 @@ from PySide6.QtGui import QFont, QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QWidget
 
 from ..display import breakable
-from ..elicitation import ElicitationRequest
+from ..request import ElicitationRequest
 from .i18n import translate
 from .style import warning_css
 

@@ -3,9 +3,9 @@
 Implements the client side of MCP 2025-11-25, ``client/elicitation`` -> *Safe URL Handling*:
 show the target host clearly (highlighting the registrable domain), warn on ambiguous or
 suspicious URLs (e.g. Punycode), never pre-fetch anything (no DNS, no network: every check here
-is purely lexical), and open only what the user consented to.  The policy follows
-``/work/shared/notes/url-safety.md`` §8: parse once with the WHATWG parser (``ada_url``), decide
-on that parse, display that parse, and hand the browser the serialized ASCII ``href``.
+is purely lexical), and open only what the user consented to.  The policy, and why each reason
+exists, is in ``docs/url-safety.md``: parse once with the WHATWG parser (``ada_url``), decide on
+that parse, display that parse, and hand the browser the serialized ASCII ``href``.
 
 The rooms of the package (no module here imports Qt)::
 

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Protocol
 
+from ..display import escape_char
+
 __all__ = [
     "UnicodeSet",
     "forbidden_chars",
@@ -48,8 +50,8 @@ def set_chars(icu_set: UnicodeSet) -> frozenset[str]:
 
 
 # Refused anywhere in the URL: General_Category Cc, Cf, Cs, Zs, Zl, Zp and
-# Default_Ignorable_Code_Point (notes §8 step 1), with ICU's current Unicode data.  Surrogates
-# (Cs) are tested in Python: PyICU cannot hand a lone surrogate back as a str.
+# Default_Ignorable_Code_Point (docs/url-safety.md, "Characters"), with ICU's current Unicode
+# data.  Surrogates (Cs) are tested in Python: PyICU cannot hand a lone surrogate back as a str.
 _FORBIDDEN_PATTERN = "[[:Cc:][:Cf:][:Zs:][:Zl:][:Zp:][:Default_Ignorable_Code_Point:]]"
 _ASCII_FORBIDDEN = re.compile(r"[\x00-\x20\x7f]")
 
@@ -102,10 +104,10 @@ def visible_url(url: str) -> str:
 
     Each such character (General_Category Cc, Cf, Cs, Zs, Zl, Zp or Default_Ignorable_Code_Point,
     per ICU) becomes ``\\uXXXX`` (4 lowercase hex digits) or, outside the BMP,
-    ``\\UXXXXXXXX``; all other characters are unchanged.  Supports MCP 2025-11-25
-    client/elicitation "Safe URL Handling" (show the full URL before consent).  Non-``str``
-    input is shown as its ``repr``.  Never raises: should ICU be unavailable, every non-ASCII
-    character is escaped.
+    ``\\UXXXXXXXX`` (:func:`elicit_tray.display.escape_char`); all other characters are
+    unchanged.  Supports MCP 2025-11-25 client/elicitation "Safe URL Handling" (show the full URL
+    before consent).  Non-``str`` input is shown as its ``repr``.  Never raises: should ICU be
+    unavailable, every non-ASCII character is escaped.
     """
     if not isinstance(url, str):
         url = safe_repr(url)
@@ -113,11 +115,4 @@ def visible_url(url: str) -> str:
         escape = {c for c in url if is_forbidden(c)}
     except Exception:  # ICU missing or broken: escape everything unusual
         escape = {c for c in url if not c.isascii() or c <= " " or c == "\x7f"}
-    out = []
-    for ch in url:
-        if ch in escape:
-            cp = ord(ch)
-            out.append(f"\\u{cp:04x}" if cp <= 0xFFFF else f"\\U{cp:08x}")
-        else:
-            out.append(ch)
-    return "".join(out)
+    return "".join(escape_char(ch) if ch in escape else ch for ch in url)

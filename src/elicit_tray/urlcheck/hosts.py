@@ -50,7 +50,7 @@ def embedded_ipv4(addr: ipaddress.IPv4Address | ipaddress.IPv6Address) -> ipaddr
 
 def is_local_ip(addr: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     """Whether an IP literal targets this computer or a private, link-local, reserved or
-    multicast network (notes section 8 ``local_target``).  An IPv6 address that embeds an
+    multicast network (``local_target`` in docs/url-safety.md).  An IPv6 address that embeds an
     IPv4 address (:func:`embedded_ipv4`) is judged by that IPv4 address alone."""
     judged = embedded_ipv4(addr) or addr
     return (
@@ -234,7 +234,7 @@ def imitated_by_typo(domain: str) -> str | None:
     :data:`_MIN_IMITATED_NAME` characters, with the same suffix and a name ``domain``'s is
     :func:`_typo_of` (skeletons compared: ``paypai.com``, ``gooogle.com``, ``linkedln.com``,
     ``amazno.com``, ``pay-pal.com``), or the listed name under a suffix one slip from ``com``
-    (``paypal.cm``). Modelled on Chromium's edit-distance lookalike check (notes section 2.2),
+    (``paypal.cm``). Modelled on Chromium's edit-distance lookalike check (docs/url-safety.md),
     narrowed to the slips a reader misses, since a consent dialog has no list of the ten
     thousand sites Chromium knows to be real."""
     if domain in TOP_DOMAINS or domain in _REAL_NEIGHBOURS or domain in _known_sites():

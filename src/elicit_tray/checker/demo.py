@@ -1,6 +1,6 @@
 """The demo server's own elicitations as params, so that ``elicit-tray check`` can vet them.
 
-``python -m elicit_tray.check.demo OUT_DIR`` writes one ``<tool>.json`` per elicitation of
+``python -m elicit_tray.checker.demo OUT_DIR`` writes one ``<tool>.json`` per elicitation of
 :mod:`elicit_tray.demo.server` (the params its ``MCPServer`` sends: the message and the
 ``requestedSchema`` the SDK renders from each Pydantic model with
 ``mcp.server.elicitation.render_elicitation_schema``; for ``connect_account`` the URL-mode
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     """Write the params to ``argv[0]`` (a folder); returns 0, or 2 without a folder."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m elicit_tray.check.demo OUT_DIR", file=sys.stderr)
+        print("usage: python -m elicit_tray.checker.demo OUT_DIR", file=sys.stderr)
         return 2
     out = Path(args[0])
     out.mkdir(parents=True, exist_ok=True)

@@ -1,9 +1,9 @@
-"""Render the dialog the tray would show for an elicitation to a PNG, offscreen (issue 16 §2).
+"""Render the dialog the tray would show for an elicitation to a PNG, offscreen (``--png``).
 
 The dialog is the tray's own (:meth:`elicit_tray.ui.presenter.Presenter.build`: same widgets,
 same identity header), for a placeholder requester unless the params carry
 ``_meta["elicit-tray/requester"]``. Imports PySide6; everything else in
-:mod:`elicit_tray.check` does not.
+:mod:`elicit_tray.checker` does not.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
 if TYPE_CHECKING:
-    from ..request import Outcome
+    from PySide6.QtWidgets import QApplication
+
+    from ..request import ElicitationRequest, Outcome
 
 __all__ = ["render_png", "THEMES", "PLACEHOLDER_REQUESTER", "PLACEHOLDER_PEER"]
 
@@ -81,7 +83,7 @@ def render_png(
     """Build the tray's dialog for ``params`` offscreen and save it as the PNG ``out``.
 
     Args:
-        params: ``elicitation/create`` params the tray accepts (see :func:`elicit_tray.check.check`).
+        params: ``elicitation/create`` params the tray accepts (see :func:`elicit_tray.checker.check`).
         out: the PNG file to write (its folder is created).
         theme: one of :data:`THEMES`.
         scale: device pixel ratio of the image (2: a 200% display); layout is in logical pixels.
@@ -106,27 +108,54 @@ def render_png(
         raise ValueError(f"unknown theme {theme!r}; expected one of {', '.join(THEMES)}")
     if not scale > 0 or (width is not None and width <= 0):
         raise ValueError("scale and width must be positive")
+    request = _vetted(params)
+    app = _application()
+    from PySide6.QtCore import QLocale
+
+    from ..ui.i18n import available_languages, install_translations
+
+    if lang is not None and lang != "en" and lang not in available_languages():
+        raise ValueError(f"no translation for {lang!r}; available: en, {', '.join(available_languages())}")
+    old_palette = app.palette()
+    _set_palette(app, theme)
+    install_translations(QLocale(lang or "en_US"))
+    try:
+        return _shoot(app, request, Path(out), scale=scale, width=width, after_submit=after_submit)
+    finally:
+        app.setPalette(old_palette)
+        install_translations(QLocale("en_US"))
+
+
+def _vetted(params: Mapping[str, Any]) -> ElicitationRequest:
+    """The request the tray builds from ``params`` for the placeholder requester and peer.
+
+    Raises:
+        ValueError: the tray refuses ``params`` (message: its -32602 message).
+    """
     params = dict(params)
     meta = dict(params.get("_meta") or {}) if isinstance(params.get("_meta"), dict) else {}
     meta.setdefault("elicit-tray/requester", dict(PLACEHOLDER_REQUESTER))
     params["_meta"] = meta
 
-    from ..elicitation import Peer
     from ..ipc.protocol import vet_create
+    from ..request import Peer
 
     peer = Peer(uid=os.getuid() if hasattr(os, "getuid") else None, **PLACEHOLDER_PEER)
     request, error = vet_create(params, peer)
     if request is None:
         assert error is not None
         raise ValueError(error["message"])
+    return request
 
-    from PySide6.QtCore import QCoreApplication, QEvent, QLocale
-    from PySide6.QtGui import QColor, QPalette, QPixmap
+
+def _application() -> QApplication:
+    """The running ``QApplication``, or a new one on the ``offscreen`` platform (never a window
+    on the author's screen), whose only note about every window is kept quiet."""
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance()
     if app is None:
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # never a window on the author's screen
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
         from PySide6.QtCore import qInstallMessageHandler
 
         previous = qInstallMessageHandler(None)
@@ -138,18 +167,30 @@ def render_png(
         qInstallMessageHandler(quiet)
         app = QApplication([])
     assert isinstance(app, QApplication)
-    from ..ui.i18n import available_languages, install_translations
+    return app
+
+
+def _set_palette(app: QApplication, theme: str) -> None:
+    """Give ``app`` the palette of ``theme`` (the light one is the system's: left as it is)."""
+    if theme not in _PALETTES:
+        return
+    from PySide6.QtGui import QColor, QPalette
+
+    palette = QPalette()
+    for role, color in _PALETTES[theme]:
+        palette.setColor(getattr(QPalette.ColorRole, role), QColor(color))
+    app.setPalette(palette)
+
+
+def _shoot(
+    app: QApplication, request: ElicitationRequest, path: Path, *, scale: float, width: int | None, after_submit: bool
+) -> Path:
+    """Build the tray's dialog for ``request``, save it to the PNG ``path`` and delete it."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtGui import QPixmap
+
     from ..ui.presenter import Presenter
 
-    if lang is not None and lang != "en" and lang not in available_languages():
-        raise ValueError(f"no translation for {lang!r}; available: en, {', '.join(available_languages())}")
-    old_palette = app.palette()
-    if theme in _PALETTES:
-        palette = QPalette()
-        for role, color in _PALETTES[theme]:
-            palette.setColor(getattr(QPalette.ColorRole, role), QColor(color))
-        app.setPalette(palette)
-    install_translations(QLocale(lang or "en_US"))
     dialog = None
     try:
         dialog = Presenter(opener=lambda href: False, arm_delay_ms=0).build(request)
@@ -172,7 +213,6 @@ def render_png(
         pixmap = QPixmap(dialog.size() * scale)
         pixmap.setDevicePixelRatio(scale)
         dialog.render(pixmap)
-        path = Path(out)
         path.parent.mkdir(parents=True, exist_ok=True)
         if not pixmap.save(str(path), "PNG"):
             raise RuntimeError(f"cannot write {path}")
@@ -182,8 +222,6 @@ def render_png(
             dialog.hide()
             dialog.deleteLater()
             QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-        app.setPalette(old_palette)
-        install_translations(QLocale("en_US"))
 
 
 def _to_stderr(_kind: Any, _context: Any, message: str) -> None:
