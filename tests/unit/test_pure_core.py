@@ -31,6 +31,12 @@ PURE: dict[str, str] = {
     "elicit_tray.schema.pointer": "m.ref_tokens(m.pointer('$defs', 'a/b').replace('/', '#/', 1))",
     "elicit_tray.urlcheck": "m.analyze_url(URL['url'])",
     "elicit_tray.client": "m.Completions()",
+    "elicit_tray.requester": "",
+    "elicit_tray.requester.calls": "",
+    "elicit_tray.requester.completions": "m.Completions()",
+    "elicit_tray.requester.errors": "m.TrayUnavailable('x')",
+    "elicit_tray.requester.launch": "m.tray_command()",
+    "elicit_tray.requester.trust": "",
     "elicit_tray.ipc": "",
     "elicit_tray.ipc.jsonrpc": "m.decode_line(m.encode(m.request(1, 'ping', {}))[:-1])",
     "elicit_tray.ipc.protocol": "m.vet_create(FORM); m.vet_create(URL)",
@@ -142,12 +148,13 @@ def test_one_helper_writes_the_backslash_u_escape() -> None:
 
 
 def test_the_requester_side_writes_no_envelope_of_its_own() -> None:
-    """``client.py`` builds and reads its lines with ``ipc/jsonrpc.py``: no ``"jsonrpc"`` key,
-    no JSON-RPC error code and no ``json`` module of its own."""
-    text = (SRC / "client.py").read_text(encoding="utf-8")
-    assert '"jsonrpc"' not in text
-    assert not re.search(r"^import json$", text, re.MULTILINE)
-    assert not re.search(r"-326\d\d", "\n".join(line for _n, line in _code_lines(SRC / "client.py")))
+    """``client.py`` and ``requester/`` build and read their lines with ``ipc/jsonrpc.py``: no
+    ``"jsonrpc"`` key, no JSON-RPC error code and no ``json`` module of their own."""
+    for path in [SRC / "client.py", *sorted((SRC / "requester").glob("*.py"))]:
+        text = path.read_text(encoding="utf-8")
+        assert '"jsonrpc"' not in text, path
+        assert not re.search(r"^import json$", text, re.MULTILINE), path
+        assert not re.search(r"-326\d\d", "\n".join(line for _n, line in _code_lines(path))), path
 
 
 def test_the_wrap_proxy_takes_the_trays_requester_limit() -> None:
