@@ -54,7 +54,10 @@ PURE: dict[str, str] = {
     "elicit_tray.check": "m.check(FORM); m.check(URL)",  # without rendering (--png imports Qt)
     "elicit_tray.check.command": "",
     "elicit_tray.wrap": "",
+    "elicit_tray.wrap.actions": "m.Identity(('srv',)).client_name()",
+    "elicit_tray.wrap.capability": "m.owned_modes({}, 'complement')",
     "elicit_tray.wrap.core": "",
+    "elicit_tray.wrap.lines": "m.raw_member(b'{\"id\": 1}', 'id')",
     "elicit_tray.wrap.shell": "",
     # The demo waits for its tray app with paths.probe_socket, not through the Qt endpoint: a
     # tray app that exits at once (a fake Popen) makes it probe once and give up.
@@ -161,6 +164,6 @@ def test_the_wrap_proxy_takes_the_trays_requester_limit() -> None:
     """``wrap`` cuts requester strings to the tray's own limit (kept as a number there so that
     wrap starts without the schema package)."""
     from elicit_tray.limits import MAX_TEXT_CHARS
-    from elicit_tray.wrap.core import MAX_REQUESTER_CHARS
+    from elicit_tray.wrap.actions import MAX_REQUESTER_CHARS
 
     assert MAX_REQUESTER_CHARS == MAX_TEXT_CHARS

@@ -1,4 +1,4 @@
-"""The I/O-free core of ``elicit-tray wrap`` (notes/proxy-design.md §2.1-2.5), table-driven:
+"""The I/O-free core of ``elicit-tray wrap`` (docs/wrap-design.md §2.1-2.5), table-driven:
 every test feeds exact bytes and compares the exact bytes and actions that come out.
 
 Proxy ids are ``"P-<n>"`` (``id_prefix="P-"``); tickets and retry ids share one counter, so
