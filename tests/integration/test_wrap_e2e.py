@@ -1,7 +1,7 @@
-"""End to end through ``elicit-tray wrap -- python -m elicit_tray.demo.server`` (issue 14 "Done
-when"): a real ``mcp.Client`` host with NO elicitation callback, a real MCP server, and the tray
-app (a subprocess whose scripted user operates the real widgets) or a fake tray on a socket for
-the failure and cancellation cases. Modes ``legacy``, ``2026-07-28`` and ``auto``.
+"""End to end through ``elicit-tray wrap -- python -m elicit_tray.demo.server``: a real
+``mcp.Client`` host with NO elicitation callback, a real MCP server, and the tray app (a
+subprocess whose scripted user operates the real widgets) or a fake tray on a socket for the
+failure and cancellation cases. Modes ``legacy``, ``2026-07-28`` and ``auto``.
 
 Every test reads the proxy's wire log (``ELICIT_TRAY_WRAP_LOG``): no ``elicitation/create``
 and no proxy id (``"elicit-tray-…"``) ever reaches the host.
@@ -240,7 +240,7 @@ async def test_a_host_with_its_own_callback_is_left_alone_under_complement(scrat
 
 @pytest.mark.skipif(shutil.which("socat") is None, reason="socat is not installed")
 async def test_a_socat_relay_between_two_socket_paths_reaches_the_tray(scratch):
-    """Remote runners (issue 14 §7): ``ssh -R`` forwards a socket the way this relay does; the
+    """Remote runners (README "Remote agent runners"): ``ssh -R`` forwards a socket the way this relay does; the
     requester uses the relay's path through ``ELICIT_TRAY_SOCKET``."""
     tray = TrayProcess(scratch / "t" / "socket", PLAN[:1], workdir=scratch).start()
     relay_dir = scratch / "r"

@@ -1,5 +1,5 @@
 """``elicit-tray wrap`` as a process: byte fidelity through ``wrap -- cat`` and the child's
-lifecycle (notes/proxy-design.md §2.5, §2.6; issue 14 "Child lifecycle tests").
+lifecycle (docs/wrap-design.md §2.5, §2.6).
 
 No tray app runs: ``ELICIT_TRAY_SOCKET`` names a socket that does not exist, so nothing is
 declared and every line must come back exactly as it was sent.

@@ -1,6 +1,6 @@
 """The requester side: the callback sends the request as the SDK gave it, plus who asks, and
 turns tray errors into ErrorData, never into a decision; a socket that is not the user's own or
-a path too long for AF_UNIX is refused before anything is sent (issue 10 §2); an accepted URL
+a path too long for AF_UNIX is refused before anything is sent; an accepted URL
 elicitation keeps its connection for the completion notice, which goes on that connection only."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The tray app started by a requester writes its output to the state dir's ``tray.log`` under the
-request log's rules (issue 11 §3): never through a link another user planted, mode 0600."""
+request log's rules: never through a link another user planted, mode 0600."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import sys
 import time
 from pathlib import Path
 
-from elicit_tray import client
+from elicit_tray.requester import launch
 
 
 def _spawn(monkeypatch, state: Path) -> int | None:
     monkeypatch.setattr("platformdirs.user_state_dir", lambda *_a, **_k: str(state))
-    monkeypatch.setattr(client, "tray_command", lambda: [sys.executable, "-c", "print('tray output')"])
-    poll = client._spawn_tray(state / "socket")
+    monkeypatch.setattr(launch, "tray_command", lambda: [sys.executable, "-c", "print('tray output')"])
+    poll = launch._spawn_tray(state / "socket")
     deadline = time.monotonic() + 30
     while (code := poll()) is None and time.monotonic() < deadline:
         time.sleep(0.01)  # bounded wait for the short child to exit

@@ -1,5 +1,5 @@
 """``notifications/elicitation/complete`` counts only on the connection that made the
-elicitation (issue 10 §2; DESIGN.md "IPC contract"): the dispatcher keys waiting URL
+elicitation (DESIGN.md "IPC contract"; no other process can end its waiting): the dispatcher keys waiting URL
 elicitations by (connection, ``elicitationId``) and hands ``on_complete`` the request's key.
 
 No Qt, no socket: the real :class:`Dispatcher` on a plain asyncio loop, with a handler that

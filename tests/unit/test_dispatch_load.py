@@ -1,13 +1,22 @@
-"""The dispatcher's load limits (issue 11 §1), sans-IO with a fake clock: requests whose
-requester is gone reach no handler, an abandoning requester process is refused, idle
+"""The dispatcher's load limits (``elicit_tray.ipc.load``), sans-IO with a fake clock: requests
+whose requester is gone reach no handler, an abandoning requester process is refused, idle
 connections are named for closing, and the unfinished input of all connections is bounded.
-Everything is counted (handler calls, bytes held, lines sent); no wall clock is read."""
+Everything is counted (handler calls, bytes held, lines sent); no wall clock is read.
+
+Each row of ``CREATE_LIMITS`` is checked from the table: the README limits table names its
+scope and limit, and a driver (:data:`OVER`) takes the dispatcher over it and gets its error."""
 
 from __future__ import annotations
 
 import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from elicit_tray.ipc.load import CREATE_LIMITS, CreateLimit, LoadPolicy
 from elicit_tray.ipc.protocol import (
     ABANDON_WINDOW_S,
     IDLE_CLOSE_S,
@@ -216,5 +225,96 @@ def test_unfinished_input_over_the_total_drops_the_largest_line_with_a_parse_err
             d.data_received(single, b"z" * 1_000_000)
             assert d.unfinished_bytes() <= 1024 * 1024
         assert not single.closed
+
+    asyncio.run(main())
+
+
+# -- the refusal table, row by row ------------------------------------------------------------------
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def _limits_table() -> str:
+    text = README.read_text(encoding="utf-8")
+    start = text.index("| pending `elicitation/create` per connection |")
+    return text[text.rindex("\n\n", 0, start) : text.index("\n\n", start)]
+
+
+async def _over_connection(d: Dispatcher, ch: FakeChannel, _clock: Clock) -> None:
+    d.data_received(ch, b"".join(create(i) for i in range(d.load.max_pending_per_connection)))
+
+
+async def _over_total(d: Dispatcher, _ch: FakeChannel, _clock: Clock) -> None:
+    per = d.load.max_pending_per_connection
+    for n in range(d.load.max_pending_total // per):
+        other = requester(pid=7000 + n)
+        d.connection_made(other)
+        d.data_received(other, b"".join(create(i) for i in range(per)))
+
+
+async def _over_abandoning(d: Dispatcher, _ch: FakeChannel, clock: Clock) -> None:
+    for _cycle in range(d.load.max_abandoned_per_peer // 16):
+        gone = requester()  # the same process as ``ch``
+        d.connection_made(gone)
+        d.data_received(gone, b"".join(create(i) for i in range(16)))
+        await turn()
+        d.connection_lost(gone)
+        clock.now += 1
+
+
+#: scope -> what takes a dispatcher (and the connection ``ch`` of pid 4242) over that row's
+#: limit, so that ``ch``'s next ``elicitation/create`` is refused by that row. A row without a
+#: driver fails :func:`test_every_refusal_row_has_a_driver_and_a_readme_row`.
+OVER: dict[str, Callable[[Dispatcher, FakeChannel, Clock], Awaitable[None]]] = {
+    "connection": _over_connection,
+    "total": _over_total,
+    "abandoning": _over_abandoning,
+}
+
+
+def test_every_refusal_row_has_a_driver_and_a_readme_row() -> None:
+    scopes = [row.scope for row in CREATE_LIMITS]
+    assert len(set(scopes)) == len(scopes)
+    assert sorted(OVER) == sorted(scopes)
+    table, policy = _limits_table(), LoadPolicy()
+    for row in CREATE_LIMITS:
+        assert f'"limit": {row.limit(policy)}, "scope": "{row.scope}"' in table, row.scope
+
+
+@pytest.mark.parametrize("row", CREATE_LIMITS, ids=lambda row: row.scope)
+def test_each_refusal_row_answers_its_own_error_and_journal_scope(row: CreateLimit) -> None:
+    class Recording:
+        enabled, log_values = True, False
+
+        def __init__(self) -> None:
+            self.events: list[dict[str, Any]] = []
+
+        def record(self, event: str, **fields: Any) -> None:
+            self.events.append({"event": event, **fields})
+
+    async def main() -> None:
+        clock, journal = Clock(), Recording()
+        d = Dispatcher(UiFunctions(Handler()), journal=journal, clock=clock)  # type: ignore[arg-type]
+        ch = requester()
+        d.connection_made(ch)
+        await OVER[row.scope](d, ch, clock)
+        await turn()
+        ch.sent.clear()
+        d.data_received(ch, create("over"))
+        limit = row.limit(d.load)
+        message = row.message.format(limit=limit, window=d.load.abandon_window_s)
+        assert re.fullmatch(r"Server busy: .+ \(.*\d.*\)", message)
+        assert ch.sent == [
+            {
+                "jsonrpc": "2.0",
+                "id": "over",
+                "error": {"code": -32000, "message": message, "data": {"limit": limit, "scope": row.scope}},
+            }
+        ]
+        busy = [e for e in journal.events if e.get("outcome") == "busy"]
+        assert [(e["id"], e["scope"], e["code"]) for e in busy] == [("over", row.scope, -32000)]
+        for channel in list(d._states.values()):
+            d.connection_lost(channel.channel)
+        await turn()
 
     asyncio.run(main())

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from elicit_tray.elicitation import Accepted
+from elicit_tray.request import Accepted
 from elicit_tray.history import History
 from elicit_tray.history.columns import (
     COLUMNS,

@@ -1,4 +1,4 @@
-"""IPC methods go through one table (issue 13 §5; ``elicit_tray.ipc.protocol`` docstring).
+"""IPC methods go through one table (``elicit_tray.ipc.protocol`` docstring).
 
 - The dispatcher's tables (:attr:`Dispatcher.requests`, :attr:`Dispatcher.notifications`) and
   the README "IPC contract" table list the same methods: a method added to one and not the

@@ -469,12 +469,12 @@ def test_a_failed_outcome_is_an_internal_error_with_its_message() -> None:
 
 
 def test_an_exception_while_reading_the_params_answers_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    from elicit_tray.ipc import protocol
+    from elicit_tray.ipc import answers
 
     def broken(_params: Any, _peer: Any = None) -> Any:
         raise TypeError("a bug in the parser")
 
-    monkeypatch.setattr(protocol, "parse_elicit_params", broken)
+    monkeypatch.setattr(answers, "parse_elicit_params", broken)
 
     async def handler(_request: ElicitationRequest) -> Any:
         raise AssertionError("never called")

@@ -31,9 +31,18 @@ PURE: dict[str, str] = {
     "elicit_tray.schema.pointer": "m.ref_tokens(m.pointer('$defs', 'a/b').replace('/', '#/', 1))",
     "elicit_tray.urlcheck": "m.analyze_url(URL['url'])",
     "elicit_tray.client": "m.Completions()",
+    "elicit_tray.requester": "",
+    "elicit_tray.requester.calls": "",
+    "elicit_tray.requester.completions": "m.Completions()",
+    "elicit_tray.requester.errors": "m.TrayUnavailable('x')",
+    "elicit_tray.requester.launch": "m.tray_command()",
+    "elicit_tray.requester.trust": "",
     "elicit_tray.ipc": "",
     "elicit_tray.ipc.jsonrpc": "m.decode_line(m.encode(m.request(1, 'ping', {}))[:-1])",
     "elicit_tray.ipc.protocol": "m.vet_create(FORM); m.vet_create(URL)",
+    "elicit_tray.ipc.answers": "m.vet_create(FORM); m.vet_create(URL)",
+    "elicit_tray.ipc.load": "m.LoadPolicy().refusal(m.Demand(0, 0, 'p'))",
+    "elicit_tray.presence": "m.requester_present.get()()",
     "elicit_tray.request": "from elicit_tray.elicitation import parse_elicit_params as p; "
     "m.outcome_to_result(m.Accepted({})); m.for_display(p(FORM)); m.for_display(p(URL))",
     "elicit_tray.limits": "m.limit_violations(FORM)",
@@ -46,7 +55,10 @@ PURE: dict[str, str] = {
     "elicit_tray.checker": "m.check(FORM); m.check(URL)",
     "elicit_tray.checker.command": "",
     "elicit_tray.wrap": "",
+    "elicit_tray.wrap.actions": "m.Identity(('srv',)).client_name()",
+    "elicit_tray.wrap.capability": "m.owned_modes({}, 'complement')",
     "elicit_tray.wrap.core": "",
+    "elicit_tray.wrap.lines": "m.raw_member(b'{\"id\": 1}', 'id')",
     "elicit_tray.wrap.shell": "",
     # The demo waits for its tray app with paths.probe_socket, not through the Qt endpoint: a
     # tray app that exits at once (a fake Popen) makes it probe once and give up.
@@ -155,18 +167,19 @@ def test_one_helper_writes_the_backslash_u_escape() -> None:
 
 
 def test_the_requester_side_writes_no_envelope_of_its_own() -> None:
-    """``client.py`` builds and reads its lines with ``ipc/jsonrpc.py``: no ``"jsonrpc"`` key,
-    no JSON-RPC error code and no ``json`` module of its own."""
-    text = (SRC / "client.py").read_text(encoding="utf-8")
-    assert '"jsonrpc"' not in text
-    assert not re.search(r"^import json$", text, re.MULTILINE)
-    assert not re.search(r"-326\d\d", "\n".join(line for _n, line in _code_lines(SRC / "client.py")))
+    """``client.py`` and ``requester/`` build and read their lines with ``ipc/jsonrpc.py``: no
+    ``"jsonrpc"`` key, no JSON-RPC error code and no ``json`` module of their own."""
+    for path in [SRC / "client.py", *sorted((SRC / "requester").glob("*.py"))]:
+        text = path.read_text(encoding="utf-8")
+        assert '"jsonrpc"' not in text, path
+        assert not re.search(r"^import json$", text, re.MULTILINE), path
+        assert not re.search(r"-326\d\d", "\n".join(line for _n, line in _code_lines(path))), path
 
 
 def test_the_wrap_proxy_takes_the_trays_requester_limit() -> None:
     """``wrap`` cuts requester strings to the tray's own limit (kept as a number there so that
     wrap starts without the schema package)."""
     from elicit_tray.limits import MAX_TEXT_CHARS
-    from elicit_tray.wrap.core import MAX_REQUESTER_CHARS
+    from elicit_tray.wrap.actions import MAX_REQUESTER_CHARS
 
     assert MAX_REQUESTER_CHARS == MAX_TEXT_CHARS

@@ -1,4 +1,4 @@
-"""The I/O-free core of ``elicit-tray wrap`` (notes/proxy-design.md §2.1-2.5), table-driven:
+"""The I/O-free core of ``elicit-tray wrap`` (docs/wrap-design.md §2.1-2.5), table-driven:
 every test feeds exact bytes and compares the exact bytes and actions that come out.
 
 Proxy ids are ``"P-<n>"`` (``id_prefix="P-"``); tickets and retry ids share one counter, so
@@ -601,3 +601,26 @@ def test_client_name_is_cut_to_the_trays_limit():
 def test_unknown_policy_is_refused():
     with pytest.raises(ValueError):
         WrapCore("sometimes")
+
+
+# -- the rules cited by the code exist ------------------------------------------------------------
+
+
+def test_every_section_the_wrap_code_cites_is_in_docs_wrap_design():
+    """``wrap/`` cites ``docs/wrap-design.md`` by section (``§2.1``, ``§2.3.4``): each cited
+    section is a heading there, and ``§2.3.N`` a numbered rule of §2.3."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    doc = (root / "docs" / "wrap-design.md").read_text(encoding="utf-8")
+    headings = set(re.findall(r"^#+ (§\d+(?:\.\d+)?) ", doc, re.MULTILINE))
+    mrtr = doc[doc.index("### §2.3 ") : doc.index("### §2.4 ")]
+    rules = {f"§2.3.{n}" for n in re.findall(r"^(\d+)\. ", mrtr, re.MULTILINE)}
+    cited = {
+        ref
+        for path in sorted((root / "src" / "elicit_tray" / "wrap").glob("*.py"))
+        for ref in re.findall(r"§\d+(?:\.\d+)*", path.read_text(encoding="utf-8"))
+    }
+    assert cited and "§2.3.4" in cited
+    assert cited <= headings | rules, sorted(cited - headings - rules)

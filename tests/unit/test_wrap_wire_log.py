@@ -1,5 +1,5 @@
 """The ``wrap`` proxy's wire log (``--wire-log``, ``ELICIT_TRAY_WRAP_LOG``) is opened as the tray
-app's own log is (issue 11 §3): never through a symbolic link, only a regular file of the
+app's own log is: never through a symbolic link, only a regular file of the
 user's with no other hard link, mode 0600. A refused log is a one-line error and exit status 2,
 before the wrapped server is started."""
 

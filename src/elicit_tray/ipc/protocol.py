@@ -3,35 +3,20 @@
 DESIGN.md "IPC contract": ``elicitation/create``, ``ping``, ``elicit-tray/info``;
 ``notifications/cancelled`` and a disconnect expire dialogs (nothing more is sent);
 ``notifications/elicitation/complete`` ends a URL dialog's waiting state, taken only from the
-connection that made that elicitation (keyed by (connection, ``elicitationId``), issue 10 §2:
-another connection cannot close it, and two requesters using the same id do not disturb each
-other). Every request with
-an id gets exactly one response, sent once; an exception anywhere becomes -32603, never an
-action.
+connection that made that elicitation (keyed by (connection, ``elicitationId``): another
+connection cannot close it, and two requesters using the same id do not disturb each other).
+Every request with an id gets exactly one response, sent once; an exception anywhere becomes
+-32603, never an action. What is sent and journalled for a request (the -32602 of
+:func:`vet_create`, listing at most :data:`MAX_VIOLATIONS` violations; the result or -32603 of
+an outcome) comes from :mod:`elicit_tray.ipc.answers` as values.
 
-Limits (README "IPC contract"): at most :data:`MAX_PENDING_PER_CONNECTION` dialogs pending per
-connection and :data:`MAX_PENDING_TOTAL` over all connections; one more ``elicitation/create``
-gets -32000 (:data:`~elicit_tray.ipc.jsonrpc.SERVER_BUSY`) with ``data: {"limit", "scope"}``.
-A -32602 lists at most :data:`MAX_VIOLATIONS` violations.
-
-Load limits (issue 11 §1, README "IPC contract"):
-
-- A request whose requester is already gone (its connection closed, or the peer shut it down
-  while the request still sat in a buffer: ``Channel.peer_gone``) is never handed to the UI: no
-  dialog is built, nothing is sent, the journal records ``expired``/``gone``.
-- A requester process (the peer's uid and pid; a connection of its own where the OS does not
-  tell the pid) whose connections closed with :data:`MAX_ABANDONED_PER_PEER` requests still
-  pending within :data:`ABANDON_WINDOW_S` seconds is *abandoning*: each further
-  ``elicitation/create`` it sends gets -32000 with ``data: {"limit": 32, "scope":
-  "abandoning"}`` until fewer than that many of its abandoned requests lie within the window.
-  Requests it cancelled with ``notifications/cancelled`` do not count.
-- :meth:`Dispatcher.idle_channels` names the connections that hold no pending request (nor an
-  accepted URL elicitation waiting for its completion notice) and sent no complete message for
-  a given time; the endpoint closes them (:data:`IDLE_CLOSE_S`).
-- The unfinished lines of all connections together hold at most
-  :data:`MAX_UNFINISHED_BYTES_TOTAL` bytes; over it, the connection with the largest unfinished
-  line (of equal ones, the one that sent last) gets a -32700 line with a null id and ``data:
-  {"limit", "scope": "unfinished-input"}`` and is closed.
+Load (README "IPC contract", limits table): the limits and their counts are
+:class:`~elicit_tray.ipc.load.LoadPolicy`'s (pending per connection and in total, abandoning
+requesters, idle connections, unfinished input; see :mod:`elicit_tray.ipc.load`); the
+dispatcher asks it and answers, journals and closes as it says. Besides, a request whose
+requester is already gone (its connection closed, or the peer shut it down while the request
+still sat in a buffer: ``Channel.peer_gone``) is never handed to the UI: no dialog is built,
+nothing is sent, the journal records ``expired``/``gone``, and it counts as abandoned.
 
 Adding an IPC method is one table row plus its handler: a method of :class:`Dispatcher` taking
 a :class:`Call` (answer it once with :meth:`Call.reply` or :meth:`Call.fail`) and its row in
@@ -46,29 +31,33 @@ methods, and shows a method added by a subclass answering through the same path.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 import os
 import time
-from collections import deque
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from ..elicitation import ParamsError, parse_elicit_params
-from ..logs import EventLog, Journal, redact_url
-from ..request import (
-    Accepted,
-    ElicitationRequest,
-    Failed,
-    Handler,
-    Outcome,
-    Peer,
-    UrlRequest,
-    outcome_kind,
-    outcome_to_result,
-)
+from ..logs import EventLog, Journal
+from ..presence import requester_present
+from ..request import ElicitationRequest, Failed, Handler, Outcome, Peer, UrlRequest
 from . import jsonrpc as rpc
+from .answers import MAX_VIOLATIONS, request_record, vet_create
+from .answers import answer as make_answer
+from .load import (
+    ABANDON_WINDOW_S,
+    ABANDONING_MESSAGE,
+    BUSY_MESSAGE,
+    IDLE_CLOSE_S,
+    MAX_ABANDONED_PER_PEER,
+    MAX_PENDING_PER_CONNECTION,
+    MAX_PENDING_TOTAL,
+    MAX_UNFINISHED_BYTES_TOTAL,
+    Busy,
+    ConnectionLoad,
+    Demand,
+    LoadPolicy,
+)
 
 __all__ = [
     "Channel",
@@ -90,35 +79,7 @@ __all__ = [
     "vet_create",
 ]
 
-#: Most ``elicitation/create`` requests waiting for an answer on one connection.
-MAX_PENDING_PER_CONNECTION = 16
-#: Most ``elicitation/create`` requests waiting for an answer over all connections.
-MAX_PENDING_TOTAL = 64
-#: Most violations listed in one -32602 error (the first ones by path).
-MAX_VIOLATIONS = 50
-#: The message of the -32000 error for a request over a pending limit.
-BUSY_MESSAGE = "Server busy: too many pending requests"
-#: Requests of one requester process left pending by a closed connection, within
-#: :data:`ABANDON_WINDOW_S`, after which its new ``elicitation/create`` requests get -32000.
-MAX_ABANDONED_PER_PEER = 32
-#: The window (seconds) over which abandoned requests are counted.
-ABANDON_WINDOW_S = 60.0
-#: The message of the -32000 error for a request of an abandoning requester.
-ABANDONING_MESSAGE = "Server busy: too many abandoned requests"
-#: A connection with nothing pending that sent no complete message for this long (seconds) is
-#: closed by the endpoint (:meth:`Dispatcher.idle_channels`).
-IDLE_CLOSE_S = 60.0
-#: Most bytes of unfinished lines (read, no newline yet) held over all connections together.
-MAX_UNFINISHED_BYTES_TOTAL = 16 * 1024 * 1024
-
 log = logging.getLogger(__name__)
-
-#: Inside the :data:`Handler` call of a request: whether its requester is still there (its
-#: connection open and not shut down by the peer). The presenter asks it before it builds a
-#: dialog that had to wait for its turn; the default (outside a dispatcher) says yes.
-requester_present: contextvars.ContextVar[Callable[[], bool]] = contextvars.ContextVar(
-    "requester_present", default=lambda: True
-)
 
 
 class Ui(Protocol):
@@ -199,14 +160,12 @@ def _peer_key(channel: Channel) -> Hashable:
 
 
 class _State:
+    """The dispatcher's bookkeeping of one connection."""
+
     def __init__(self, channel: Channel, now: float) -> None:
         self.channel = channel
-        self.peer_key = _peer_key(channel)
+        self.load = ConnectionLoad(_peer_key(channel), now)
         self.splitter = rpc.LineSplitter()
-        self.unfinished = 0  # bytes of this connection's unfinished line, as last counted
-        self.fed = 0  # order of the last data_received (ties of the unfinished-input limit)
-        self.active = now  # when the last complete message arrived or a request ended
-        self.evicted = False  # closed by the unfinished-input limit: its requests are not abandoned
         self.pending: dict[rpc.RequestId, asyncio.Task[None]] = {}
         self.expiry: dict[asyncio.Task[None], str] = {}  # why a pending request's task was cancelled
         #: elicitationId -> keys of this connection's accepted URL requests waiting for completion
@@ -218,35 +177,11 @@ def _ms(since: float) -> float:
     return round((time.monotonic() - since) * 1000, 3)
 
 
-def vet_create(
-    params: dict[str, Any], peer: Peer | None = None
-) -> tuple[ElicitationRequest | None, dict[str, Any] | None]:
-    """How the tray reads the params of an ``elicitation/create``: ``(request, None)`` when it
-    would show a dialog for them, ``(None, error)`` when it answers -32602 instead.
-
-    ``error`` is the JSON-RPC error object the dispatcher sends, ``{"code": -32602, "message":
-    "Invalid params: ...", "data": {"violations": [{"path", "message"}, ...]}}``, listing at
-    most :data:`MAX_VIOLATIONS` violations (the first by path order of
-    :func:`~elicit_tray.elicitation.parse_elicit_params`). Pure (no I/O, no Qt): the
-    dispatcher and ``elicit-tray check`` (issue 16) both answer from it. Raises nothing for a
-    ``dict`` (README "IPC contract", limits table).
-    """
-    try:
-        return parse_elicit_params(params, peer), None
-    except ParamsError as exc:
-        shown = exc.violations[:MAX_VIOLATIONS]
-        return None, {
-            "code": rpc.INVALID_PARAMS,
-            "message": f"Invalid params: {ParamsError(shown)}",
-            "data": {"violations": [v.to_json() for v in shown]},
-        }
-
-
 class Dispatcher:
     """Routes decoded messages of every connection; owns the pending-request bookkeeping.
 
     Methods are looked up in :attr:`requests` and :attr:`notifications` (module docstring,
-    "Adding an IPC method").
+    "Adding an IPC method"); the load limits are :attr:`load`'s.
 
     Args:
         ui: the UI (:class:`Ui`): ``ui.ask(request)`` for each ``elicitation/create``;
@@ -257,9 +192,10 @@ class Dispatcher:
         version: reported by ``elicit-tray/info``.
         journal: where each request's outcome is logged (see :mod:`elicit_tray.logs`).
         max_pending_per_connection / max_pending_total: the pending limits.
-        max_abandoned_per_peer / abandon_window_s: the abandoning rule (module docstring).
+        max_abandoned_per_peer / abandon_window_s: the abandoning rule.
         max_unfinished_bytes: :data:`MAX_UNFINISHED_BYTES_TOTAL`.
         clock: monotonic seconds (tests pass a fake one).
+        (The last six go to :class:`~elicit_tray.ipc.load.LoadPolicy`.)
     """
 
     def __init__(
@@ -278,22 +214,20 @@ class Dispatcher:
         self.ui = ui
         self.version = version
         self.journal: EventLog = journal or Journal(None)
-        self.max_pending_per_connection = max_pending_per_connection
-        self.max_pending_total = max_pending_total
-        self.max_abandoned_per_peer = max_abandoned_per_peer
-        self.abandon_window_s = abandon_window_s
-        self.max_unfinished_bytes = max_unfinished_bytes
-        self.clock = clock
+        self.load = LoadPolicy(
+            max_pending_per_connection=max_pending_per_connection,
+            max_pending_total=max_pending_total,
+            max_abandoned_per_peer=max_abandoned_per_peer,
+            abandon_window_s=abandon_window_s,
+            max_unfinished_bytes=max_unfinished_bytes,
+            clock=clock,
+        )
         self._states: dict[int, _State] = {}
-        #: peer key -> when its last (at most max_abandoned_per_peer) abandoned requests were abandoned
-        self._abandoned: dict[Hashable, deque[float]] = {}
-        self._unfinished_total = 0
-        self._feeds = 0
 
     # -- connection lifecycle -----------------------------------------------------------------
     def connection_made(self, channel: Channel) -> None:
         """Start tracking ``channel``."""
-        self._states[id(channel)] = _State(channel, self.clock())
+        self._states[id(channel)] = _State(channel, self.load.clock())
 
     def connection_lost(self, channel: Channel) -> None:
         """Expire every pending request of ``channel``; nothing more is sent on it. Requests
@@ -302,11 +236,10 @@ class Dispatcher:
         if state is None:
             return
         state.open = False
-        self._unfinished_total -= state.unfinished
-        state.unfinished = 0
+        self.load.held(state.load, 0)
         state.awaiting_completion.clear()  # nobody else may complete them
-        if state.pending and not state.evicted:
-            self._abandon(state.peer_key, len(state.pending))
+        if state.pending and not state.load.evicted:
+            self.load.abandon(state.load.peer_key, len(state.pending))
         for task in state.pending.values():
             state.expiry.setdefault(task, "disconnected")
             task.cancel()
@@ -323,42 +256,27 @@ class Dispatcher:
             log.exception("peer_gone failed")
             return False
 
-    def _abandon(self, key: Hashable, count: int) -> None:
-        """Record ``count`` requests of requester ``key`` abandoned now; forget stale records."""
-        now = self.clock()
-        for other in [k for k, q in self._abandoned.items() if now - q[-1] >= self.abandon_window_s]:
-            del self._abandoned[other]
-        times = self._abandoned.setdefault(key, deque(maxlen=max(1, self.max_abandoned_per_peer)))
-        times.extend([now] * min(count, times.maxlen or count))
-
     def abandoning(self, key: Hashable) -> bool:
-        """Whether requester ``key`` (see :func:`_peer_key`) left at least
-        ``max_abandoned_per_peer`` requests pending by closing within the last
-        ``abandon_window_s`` seconds."""
-        times = self._abandoned.get(key)
-        return (
-            times is not None
-            and len(times) >= self.max_abandoned_per_peer
-            and self.clock() - times[0] < self.abandon_window_s
-        )
+        """Whether requester ``key`` (see :func:`_peer_key`) is refused as abandoning
+        (:meth:`~elicit_tray.ipc.load.LoadPolicy.abandoning`)."""
+        return self.load.abandoning(key)
 
     def idle_channels(self, idle_s: float) -> list[Channel]:
         """The connections with no pending request and no accepted URL elicitation waiting for
         its completion notice that have been idle (no complete message received, no request
         ended) for at least ``idle_s`` seconds (:data:`IDLE_CLOSE_S`), oldest first. The caller
         closes them (README limits table: "idle connection")."""
-        now = self.clock()
         idle = [
             s
             for s in self._states.values()
-            if s.open and not s.pending and not s.awaiting_completion and now - s.active >= idle_s
+            if s.open and not s.pending and not s.awaiting_completion and self.load.idle(s.load, idle_s)
         ]
-        return [s.channel for s in sorted(idle, key=lambda s: s.active)]
+        return [s.channel for s in sorted(idle, key=lambda s: s.load.active)]
 
     def unfinished_bytes(self) -> int:
         """Bytes of unfinished lines held for all connections together (at most
         ``max_unfinished_bytes`` after every :meth:`data_received`)."""
-        return self._unfinished_total
+        return self.load.unfinished_total
 
     def connection_count(self) -> int:
         """Connections being tracked."""
@@ -371,11 +289,10 @@ class Dispatcher:
         state = self._states.get(id(channel))
         if state is None or not state.open:
             return
-        self._feeds += 1
-        state.fed = self._feeds
+        self.load.fed(state.load)
         lines = state.splitter.feed(data)
         if lines:
-            state.active = self.clock()
+            self.load.touch(state.load)
         self._count_unfinished(state)
         for line in lines:
             if not state.open:
@@ -384,33 +301,30 @@ class Dispatcher:
                 self._handle(channel, state, rpc.decode_line(line))
             except Exception:  # never let one message take the app down
                 log.exception("internal error while handling a message")
-        if self._unfinished_total > self.max_unfinished_bytes:
+        if self.load.over_unfinished():
             self._evict_largest()
 
     def _count_unfinished(self, state: _State) -> None:
-        held = len(getattr(state.splitter, "_buf", b""))
-        self._unfinished_total += held - state.unfinished
-        state.unfinished = held
+        self.load.held(state.load, len(getattr(state.splitter, "_buf", b"")))
 
     def _evict_largest(self) -> None:
         """Over the unfinished-input limit: close the connection with the largest unfinished line."""
-        while self._unfinished_total > self.max_unfinished_bytes:
-            victim = max(
-                (s for s in self._states.values() if s.open), key=lambda s: (s.unfinished, s.fed), default=None
-            )
-            if victim is None or victim.unfinished == 0:
+        limit = self.load.max_unfinished_bytes
+        while self.load.over_unfinished():
+            victim = self.load.largest((s for s in self._states.values() if s.open), lambda s: s.load)
+            if victim is None:
                 return
             peer = victim.channel.peer
             log.warning(
                 "closing the connection of %s: %d bytes of unfinished input (over %d in total)",
                 peer.label or "a requester",
-                victim.unfinished,
-                self.max_unfinished_bytes,
+                victim.load.unfinished,
+                limit,
             )
             self.journal.record(
                 "connection-closed",
                 reason="unfinished-input",
-                bytes=victim.unfinished,
+                bytes=victim.load.unfinished,
                 pid=peer.pid,
                 process=peer.process_name,
             )
@@ -420,15 +334,15 @@ class Dispatcher:
                 rpc.error(
                     None,
                     rpc.PARSE_ERROR,
-                    f"Parse error: unfinished input over the limit of {self.max_unfinished_bytes} "
-                    "bytes for all connections; connection closed",
-                    {"limit": self.max_unfinished_bytes, "scope": "unfinished-input"},
+                    f"Parse error: unfinished input over the limit of {limit} bytes for all connections; "
+                    "connection closed",
+                    {"limit": limit, "scope": "unfinished-input"},
                 ),
             )
             victim.splitter = rpc.LineSplitter(victim.splitter.max_bytes)  # the memory goes at once
             self._count_unfinished(victim)
             victim.open = False  # nothing more is read or sent; connection_lost expires its requests
-            victim.evicted = True
+            victim.load.evicted = True
             victim.channel.close()
 
     def shutdown(self, message: str) -> None:
@@ -450,21 +364,6 @@ class Dispatcher:
     def _send(self, channel: Channel, state: _State, message: dict[str, Any]) -> None:
         if state.open:
             channel.send(rpc.encode(message))
-
-    def _refuse(
-        self,
-        channel: Channel,
-        state: _State,
-        msg: rpc.Request,
-        who: dict[str, Any],
-        message: str,
-        busy: dict[str, Any],
-        received: float,
-    ) -> None:
-        self._send(channel, state, rpc.error(msg.id, rpc.SERVER_BUSY, message, busy))
-        self.journal.record(
-            "elicitation", **who, outcome="busy", code=rpc.SERVER_BUSY, scope=busy["scope"], ms=_ms(received)
-        )
 
     def _handle(self, channel: Channel, state: _State, msg: rpc.Message) -> None:
         if isinstance(msg, rpc.ErrorReply):
@@ -515,13 +414,6 @@ class Dispatcher:
         for key in keys:  # only this connection's own elicitations with that id
             self.ui.complete(key)
 
-    def _busy(self, state: _State) -> dict[str, Any] | None:
-        if len(state.pending) >= self.max_pending_per_connection:
-            return {"limit": self.max_pending_per_connection, "scope": "connection"}
-        if self.pending_count() >= self.max_pending_total:
-            return {"limit": self.max_pending_total, "scope": "total"}
-        return None
-
     def _request(self, channel: Channel, state: _State, msg: rpc.Request) -> None:
         if msg.id in state.pending:
             self._send(
@@ -546,46 +438,26 @@ class Dispatcher:
         call.reply({"version": self.version, "modes": {"form": {}, "url": {}}, "pid": os.getpid()})
 
     def _create(self, call: Call) -> None:
-        """``elicitation/create``: vet the params, then ask the UI in a task of its own, which
-        answers exactly once (:meth:`_run`)."""
+        """``elicitation/create``: drop it if its requester is gone, refuse it under load, vet
+        the params, then ask the UI in a task of its own, which answers exactly once (:meth:`_run`)."""
         channel, state, msg = call.channel, call.state, call.msg
         received = time.monotonic()
         peer = channel.peer
         who = {"id": msg.id, "pid": peer.pid, "process": peer.process_name, "uid": peer.uid}
-        if self._gone(state):  # nobody to answer: no dialog, nothing sent (issue 11 §1)
+        if self._gone(state):  # nobody to answer: no dialog, nothing sent
             log.info("request %r read after its requester left: no dialog", msg.id)
-            self._abandon(state.peer_key, 1)
+            self.load.abandon(state.load.peer_key, 1)
             self.journal.record("elicitation", **who, outcome="expired", reason="gone", ms=_ms(received))
             return
-        busy = self._busy(state)
+        busy = self.load.refusal(Demand(len(state.pending), self.pending_count(), state.load.peer_key))
         if busy is not None:
-            self._refuse(
-                channel,
-                state,
-                msg,
-                who,
-                f"{BUSY_MESSAGE} ({busy['limit']} {'on this connection' if busy['scope'] == 'connection' else 'in total'})",
-                busy,
-                received,
-            )
-            return
-        if self.abandoning(state.peer_key):
-            self._refuse(
-                channel,
-                state,
-                msg,
-                who,
-                f"{ABANDONING_MESSAGE} ({self.max_abandoned_per_peer} in {self.abandon_window_s:g} s "
-                "from this process)",
-                {"limit": self.max_abandoned_per_peer, "scope": "abandoning"},
-                received,
-            )
+            self._refuse(call, who, busy, received)
             return
         request, invalid = vet_create(msg.params, peer)
         if request is None:
             assert invalid is not None
             violations = invalid["data"]["violations"]
-            self._send(channel, state, rpc.error(msg.id, invalid["code"], invalid["message"], invalid["data"]))
+            call.fail(invalid["code"], invalid["message"], invalid["data"])
             self.journal.record(
                 "elicitation",
                 **who,
@@ -600,6 +472,12 @@ class Dispatcher:
         task = asyncio.ensure_future(self._run(channel, state, msg.id, request, received, parse_ms))
         state.pending[msg.id] = task
 
+    def _refuse(self, call: Call, who: dict[str, Any], busy: Busy, received: float) -> None:
+        call.fail(rpc.SERVER_BUSY, busy.message, busy.data)
+        self.journal.record(
+            "elicitation", **who, outcome="busy", code=rpc.SERVER_BUSY, scope=busy.scope, ms=_ms(received)
+        )
+
     def _log_request(
         self,
         request: ElicitationRequest,
@@ -609,28 +487,11 @@ class Dispatcher:
         parse_ms: float,
         **extra: Any,
     ) -> None:
-        journal = self.journal
-        if not journal.enabled:
-            return
-        fields: dict[str, Any] = {
-            "id": request_id,
-            "key": request.key,
-            "pid": request.peer.pid,
-            "process": request.peer.process_name,
-            "uid": request.peer.uid,
-            "server": request.requester.server_name,
-            "client": request.requester.client_name,
-            "mode": request.mode,
-            "outcome": kind,
-            "ms": _ms(received),
-            "parse_ms": parse_ms,
-        }
-        if isinstance(request, UrlRequest):
-            fields["url"] = request.url if journal.log_values else redact_url(request.url)
-        if journal.log_values:
-            fields["message"] = request.message
-        fields.update(extra)
-        journal.record("elicitation", **fields)
+        if self.journal.enabled:
+            fields = request_record(
+                request, request_id, kind, ms=_ms(received), parse_ms=parse_ms, log_values=self.journal.log_values
+            )
+            self.journal.record("elicitation", **fields, **extra)
 
     async def _run(
         self,
@@ -644,7 +505,7 @@ class Dispatcher:
         try:
             if self._gone(state):  # the requester left before its turn: no dialog, nothing sent
                 if state.open:  # not counted by connection_lost yet
-                    self._abandon(state.peer_key, 1)
+                    self.load.abandon(state.load.peer_key, 1)
                 log.info("request %s (%r): its requester left before it was shown", request.key, request_id)
                 self._log_request(request, request_id, "expired", received, parse_ms, reason="gone")
                 return
@@ -668,34 +529,18 @@ class Dispatcher:
             if state.pending.get(request_id) is not asyncio.current_task():
                 return  # answered already (shutdown): exactly one response per id
             log.info("request %s (%r) -> %r", request.key, request_id, outcome)
-            extra: dict[str, Any] = {}
-            try:
-                if isinstance(outcome, Failed):
-                    raise _NoResult(outcome.message)
-                data = rpc.encode(rpc.result(request_id, outcome_to_result(outcome)))
-                kind = outcome_kind(outcome)
-                if isinstance(outcome, Accepted) and outcome.content is not None:
-                    extra["fields"] = sorted(outcome.content)
-                    if self.journal.log_values:
-                        extra["content"] = outcome.content
-            except Exception as exc:  # Failed, or an outcome that cannot be sent: an error, never an action
-                message = exc.args[0] if isinstance(exc, _NoResult) else f"internal error: {exc}"
-                if not isinstance(exc, _NoResult):
-                    log.exception("request %s: the answer could not be encoded", request.key)
-                data = rpc.encode(rpc.error(request_id, rpc.INTERNAL_ERROR, message))
-                kind = "error"
-                extra = {"code": rpc.INTERNAL_ERROR, "error": message}
+            answer = make_answer(request, request_id, outcome, log_values=self.journal.log_values)
             if state.open:
-                channel.send(data)
-                if kind == "accept" and isinstance(request, UrlRequest) and request.elicitation_id:
+                channel.send(answer.data)
+                if answer.kind == "accept" and isinstance(request, UrlRequest) and request.elicitation_id:
                     state.awaiting_completion.setdefault(request.elicitation_id, []).append(request.key)
-            self._log_request(request, request_id, kind, received, parse_ms, **extra)
+            self._log_request(request, request_id, answer.kind, received, parse_ms, **answer.extra)
         except Exception:  # pragma: no cover - e.g. the channel failed to write
             log.exception("request %s: the answer could not be sent", request.key)
         finally:
             if state.pending.get(request_id) is asyncio.current_task():
                 del state.pending[request_id]
-                state.active = self.clock()
+                self.load.touch(state.load)
             task = asyncio.current_task()
             if task is not None:
                 state.expiry.pop(task, None)
@@ -715,7 +560,3 @@ class Dispatcher:
         "notifications/cancelled": _cancelled,
         "notifications/elicitation/complete": _completed,
     }
-
-
-class _NoResult(Exception):
-    """A :class:`Failed` outcome: its message becomes the -32603 error."""

@@ -29,7 +29,7 @@ from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QApplication, QLabel
 from shiboken6 import isValid
 
-from ..ipc.protocol import requester_present
+from ..presence import requester_present
 from ..request import Cancelled, ElicitationRequest, Failed, Outcome, UrlRequest, for_display
 from .arming import ENGAGE_KEY_TEXT, InputGate
 from .base import ARM_DELAY_MS, ElicitationDialog, announce, plain_label, summary

@@ -1,7 +1,9 @@
 """``elicit-tray wrap -- <server command...>``: a stdio proxy that answers a server's
-elicitations through the tray app, for MCP hosts that cannot (``notes/proxy-design.md``).
+elicitations through the tray app, for MCP hosts that cannot (``docs/wrap-design.md``).
 
-- :mod:`.core`: the sans-IO core (bytes in -> bytes out + actions); no I/O, no asyncio.
+- :mod:`.core`: the sans-IO core (bytes in -> bytes out + actions); no I/O, no asyncio. Its
+  parts: :mod:`.capability` (owned modes, the declared capability), :mod:`.lines` (raw JSON
+  lines read and edited without loss), :mod:`.actions` (what the shell is told to do).
 - :mod:`.shell`: the anyio shell that owns the child's pipes and talks to the tray app.
 """
 

@@ -1,19 +1,24 @@
-"""The sans-IO core of ``elicit-tray wrap`` (``notes/proxy-design.md`` §2): raw
+"""The sans-IO core of ``elicit-tray wrap`` (``docs/wrap-design.md`` §2): raw
 newline-delimited JSON lines in, bytes out plus actions for the shell. No I/O, no clock.
+
+Here: the message rules of both eras (§2.2-§2.5) and the id mapping of the 2026 retries
+(§2.3). Its parts: :mod:`.capability` (owned modes and the declared capability, §2.1, §2.7),
+:mod:`.lines` (reading and editing raw JSON lines without loss, §2.5), :mod:`.actions` (what
+the shell is told to do, and told back).
 
 Input: one line at a time, *with* its terminator (``b"...\\n"``, ``b"...\\r\\n"``, or no
 terminator for a last partial line), through :meth:`WrapCore.feed_host` (host -> server) and
 :meth:`WrapCore.feed_server` (server -> host); the tray app's answers through
 :meth:`WrapCore.tray_done`. Output: a list of actions, in order:
 
-- :class:`ToServer` / :class:`ToHost`: bytes to write to the child's stdin / the host's stdout.
+- :class:`~.actions.ToServer` / :class:`~.actions.ToHost`: bytes to write to the child's stdin / the host's stdout.
   A line the proxy has no reason to change is the *same bytes object* that came in (§2.5:
   batches, non-JSON, odd ids, ``1e400``, ``\\r\\n``, unknown members all pass untouched).
-- :class:`AskTray`: send ``elicitation/create`` with these params to the tray app, then call
+- :class:`~.actions.AskTray`: send ``elicitation/create`` with these params to the tray app, then call
   :meth:`WrapCore.tray_done` with the ticket.
-- :class:`CancelTray`: the request of that ticket is moot (expire its dialog); its answer, if it
+- :class:`~.actions.CancelTray`: the request of that ticket is moot (expire its dialog); its answer, if it
   still comes, is ignored.
-- :class:`CompleteTray`: deliver ``notifications/elicitation/complete`` for that id to the tray.
+- :class:`~.actions.CompleteTray`: deliver ``notifications/elicitation/complete`` for that id to the tray.
 
 Cost: a line is parsed only when a cheap byte pre-filter says it may matter (§2.6
 "Performance"), then the parse confirms. A changed message is re-encoded with
@@ -32,12 +37,25 @@ from __future__ import annotations
 import itertools
 import json
 import secrets
-import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ipc.jsonrpc import INTERNAL_ERROR, skip_ws
-from ..request import MODES, REQUESTER_KEY
+from ..ipc.jsonrpc import INTERNAL_ERROR
+from ..request import REQUESTER_KEY
+from .actions import (
+    MAX_REQUESTER_CHARS,
+    UNREACHABLE_MESSAGE,
+    Action,
+    AskTray,
+    CancelTray,
+    CompleteTray,
+    Identity,
+    ToHost,
+    ToServer,
+    TrayAnswer,
+)
+from .capability import CLIENT_CAPS_KEY, FIRST_ELICITATION_VERSION, POLICIES, URL_VERSION, declare, owned_modes
+from .lines import elicitation_mode, encode, ending, error_line, id_key, parse_object, raw_member, with_id
 
 __all__ = [
     "WrapCore",
@@ -57,29 +75,16 @@ __all__ = [
     "SERVER_INFO_KEY",
     "INPUT_REQUIRED_METHODS",
     "owned_modes",
+    "MAX_REQUESTER_CHARS",
 ]
 
-#: ``--policy`` values (§2.7).
-POLICIES = ("complement", "always", "off")
-# INTERNAL_ERROR (-32603, ipc.jsonrpc) is the answer when the tray app cannot be reached (§2.5).
-#: The message of that error (never a decline or cancel: nobody decided).
-UNREACHABLE_MESSAGE = "elicit-tray: tray app unreachable"
 #: Most ``input_required`` rounds the proxy answers for one host request (the SDK default).
 MAX_ROUNDS = 10
-#: 2026-07-28 request ``_meta`` key holding the client's capabilities.
-CLIENT_CAPS_KEY = "io.modelcontextprotocol/clientCapabilities"
 #: 2026-07-28 result ``_meta`` key holding the server's self-reported identity.
 SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 #: Methods whose results may be ``input_required`` (``mcp_types.methods.INPUT_REQUIRED_METHODS``).
 INPUT_REQUIRED_METHODS = frozenset({"tools/call", "prompts/get", "resources/read"})
 # REQUESTER_KEY (request): the key of the requester identity in the tray's ``elicitation/create`` params.
-#: Longest requester string the tray takes (README "IPC contract" limits): ``limits.MAX_TEXT_CHARS``,
-#: not imported so that wrap starts without the schema package (tests/unit/test_pure_core.py
-#: checks they are equal).
-MAX_REQUESTER_CHARS = 1000
-_FIRST_ELICITATION_VERSION = "2025-06-18"
-_URL_VERSION = "2025-11-25"
-_BOTH = frozenset(MODES)
 
 # Byte pre-filters (§2.6): only a line holding one of these can need a change.
 _B_INIT = b'"initialize"'
@@ -92,228 +97,6 @@ _B_RESULT = b'"result"'
 _B_ERROR = b'"error"'
 _B_SERVER_INFO = b'"serverInfo"'
 _B_URL_REQUIRED = b"-32042"
-_DECODER = json.JSONDecoder()
-
-
-@dataclass(frozen=True)
-class ToHost:
-    """Write ``data`` (whole lines, terminators included) to the host (our stdout)."""
-
-    data: bytes
-
-
-@dataclass(frozen=True)
-class ToServer:
-    """Write ``data`` (whole lines, terminators included) to the child's stdin."""
-
-    data: bytes
-
-
-@dataclass(frozen=True)
-class AskTray:
-    """Send ``elicitation/create`` with ``params`` (MCP ``ElicitRequestParams`` plus
-    ``_meta["elicit-tray/requester"]``) to the tray app; report the outcome with
-    :meth:`WrapCore.tray_done` (``ticket``)."""
-
-    ticket: int
-    params: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class CancelTray:
-    """Withdraw the tray request of ``ticket`` (its dialog expires); a later answer is ignored."""
-
-    ticket: int
-
-
-@dataclass(frozen=True)
-class CompleteTray:
-    """Deliver ``notifications/elicitation/complete`` for ``elicitation_id`` to the tray app
-    (on the connection that made that URL elicitation)."""
-
-    elicitation_id: str
-
-
-Action = ToHost | ToServer | AskTray | CancelTray | CompleteTray
-
-
-@dataclass(frozen=True)
-class TrayAnswer:
-    """What the tray app said for a ticket: ``result`` (an ``ElicitResult`` dict) or ``error``
-    (a JSON-RPC error object ``{code, message, data?}``). Build the unreachable case with
-    :meth:`unreachable`."""
-
-    result: dict[str, Any] | None = None
-    error: dict[str, Any] | None = None
-
-    @classmethod
-    def unreachable(cls) -> TrayAnswer:
-        """-32603 ``"elicit-tray: tray app unreachable"`` (§2.5)."""
-        return cls(error={"code": INTERNAL_ERROR, "message": UNREACHABLE_MESSAGE})
-
-
-@dataclass(frozen=True)
-class Identity:
-    """Who asks, for the dialog (§2.6 "Identity for the tray"): the wrapped command line
-    (``argv``), the proxy's pid and the child's pid (None before it runs)."""
-
-    argv: tuple[str, ...] = ()
-    proxy_pid: int | None = None
-    child_pid: int | None = None
-
-    def client_name(self) -> str:
-        """``"elicit-tray wrap (pid P) running <command> (pid C)"``, cut to 1,000 characters
-        (the tray's limit for a requester string) in the middle of the command."""
-        proxy = f" (pid {self.proxy_pid})" if self.proxy_pid is not None else ""
-        child = f" (pid {self.child_pid})" if self.child_pid is not None else ""
-        head, tail = f"elicit-tray wrap{proxy} running ", child
-        command = shlex.join(self.argv) if self.argv else "a server"
-        room = MAX_REQUESTER_CHARS - len(head) - len(tail)
-        if len(command) > room:
-            command = command[: room - 1] + "…"
-        return head + command + tail
-
-
-def owned_modes(declared: Any, policy: str) -> frozenset[str] | None:
-    """The elicitation modes the proxy answers given the host's declared ``elicitation``
-    capability value ``declared`` (§2.1): absent (``None``) -> form and url; ``{}`` or
-    ``{form}`` -> url; ``{url}`` -> form; both -> none. ``always`` owns both, ``off`` none.
-    Returns None when ``declared`` is not an object (not understood: change nothing)."""
-    if policy == "off":
-        return frozenset()
-    if declared is not None and not isinstance(declared, dict):
-        return None
-    if policy == "always":
-        return _BOTH
-    if declared is None:
-        return _BOTH
-    has_form = "form" in declared or not declared  # a bare {} means form only (2025-11-25)
-    has_url = "url" in declared
-    return frozenset(m for m, has in (("form", has_form), ("url", has_url)) if not has)
-
-
-def _declare(declared: dict[str, Any] | None, owned: frozenset[str], *, bare_form: bool = False) -> dict[str, Any]:
-    """The new ``elicitation`` value: the host's, plus each owned mode as ``{}``. A bare ``{}``
-    (form only) is spelled out as ``{"form": {}}`` first, so that adding ``url`` keeps form
-    (§2.1). ``bare_form``: write form as a bare ``{}`` (2025-06-18 knows no modes)."""
-    if bare_form:
-        return dict(declared or {})
-    new = dict(declared or {})
-    if declared is not None and not declared:
-        new["form"] = {}
-    for mode in ("form", "url"):
-        if mode in owned:
-            new.setdefault(mode, {})
-    return new
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        raise ValueError("duplicate key")
-    return obj
-
-
-def _parse(line: bytes) -> dict[str, Any] | None:
-    """The JSON object on ``line``, or None (not an object: batch, non-JSON, invalid UTF-8,
-    duplicate keys; all forwarded untouched)."""
-    start = line.lstrip()[:1]
-    if start != b"{":
-        return None
-    try:
-        obj = json.loads(line, object_pairs_hook=_no_duplicates)
-    except (ValueError, RecursionError):
-        return None
-    return obj if isinstance(obj, dict) else None
-
-
-def _encode(obj: Any) -> bytes | None:
-    """Compact UTF-8 JSON, or None if it cannot be written without loss (inf/nan from
-    ``1e400``, lone surrogates)."""
-    try:
-        return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
-    except (ValueError, UnicodeEncodeError, TypeError):
-        return None
-
-
-def _ending(line: bytes) -> bytes:
-    if line.endswith(b"\r\n"):
-        return b"\r\n"
-    return b"\n" if line.endswith(b"\n") else b""
-
-
-def _key(value: Any) -> str:
-    """Map key of a JSON-RPC id: ``1`` and ``"1"`` differ (§2.3.1)."""
-    return json.dumps(value, sort_keys=True)
-
-
-def _members(text: str, start: int) -> dict[str, tuple[int, int]] | None:
-    """Spans ``(begin, end)`` of the raw value text of each member of the JSON object that
-    starts at ``text[start]`` (after whitespace); None when it is not a well-formed object."""
-    try:
-        idx = skip_ws(text, start)
-        if text[idx] != "{":
-            return None
-        idx = skip_ws(text, idx + 1)
-        spans: dict[str, tuple[int, int]] = {}
-        if text[idx] == "}":
-            return spans
-        while True:
-            if text[idx] != '"':
-                return None
-            key, idx = _DECODER.raw_decode(text, idx)
-            idx = skip_ws(text, idx)
-            if text[idx] != ":":
-                return None
-            begin = skip_ws(text, idx + 1)
-            _value, end = _DECODER.raw_decode(text, begin)
-            spans[key] = (begin, end)
-            idx = skip_ws(text, end)
-            if text[idx] == "}":
-                return spans
-            if text[idx] != ",":
-                return None
-            idx = skip_ws(text, idx + 1)
-    except (ValueError, IndexError, RecursionError):
-        return None
-
-
-def _raw(line: bytes, *path: str) -> str | None:
-    """The raw JSON text of the member at ``path`` (top-level keys down), exactly as on the line."""
-    text = line.decode("utf-8", "surrogatepass")
-    start = 0
-    span = None
-    for key in path:
-        spans = _members(text, start)
-        if spans is None or key not in spans:
-            return None
-        span = spans[key]
-        start = span[0]
-    return None if span is None else text[span[0] : span[1]]
-
-
-def _with_id(line: bytes, raw_id: str) -> bytes | None:
-    """``line`` with the raw text of its top-level ``id`` replaced by ``raw_id``; every other
-    byte unchanged (a response passed on under another id, §2.3.4)."""
-    text = line.decode("utf-8", "surrogatepass")
-    spans = _members(text, 0)
-    if spans is None or "id" not in spans:
-        return None
-    begin, end = spans["id"]
-    return (text[:begin] + raw_id + text[end:]).encode("utf-8", "surrogatepass")
-
-
-def _error_line(raw_id: str, error: dict[str, Any]) -> bytes:
-    body = _encode(error) or _encode({"code": INTERNAL_ERROR, "message": UNREACHABLE_MESSAGE})
-    assert body is not None
-    return b'{"jsonrpc":"2.0","id":' + raw_id.encode("utf-8", "surrogatepass") + b',"error":' + body + b"}\n"
-
-
-def _mode(params: Any) -> str | None:
-    if not isinstance(params, dict):
-        return None
-    mode = params.get("mode", "form")
-    return mode if isinstance(mode, str) else None
 
 
 @dataclass
@@ -343,7 +126,7 @@ class _Watch:
 
 
 class WrapCore:
-    """The proxy's rules over raw lines (``notes/proxy-design.md`` §2.1-2.5, §2.7).
+    """The proxy's rules over raw lines (``docs/wrap-design.md`` §2.1-2.5, §2.7).
 
     Args:
         policy: ``"complement"`` (own only the modes the host lacks), ``"always"`` (own both),
@@ -403,7 +186,7 @@ class WrapCore:
         """One line from the host (terminator included). Returns the actions, in order."""
         if self.policy == "off" or not (_B_CAPS in line or _B_INIT in line or _B_CANCELLED in line):
             return [ToServer(line)]
-        msg = _parse(line)
+        msg = parse_object(line)
         if msg is None:
             return [ToServer(line)]
         method = msg.get("method")
@@ -427,14 +210,14 @@ class WrapCore:
         if self._initialized:
             return [ToServer(line)]
         self._initialized = True
-        self._init_key = _key(msg["id"])
+        self._init_key = id_key(msg["id"])
         params = msg.get("params")
         caps = params.get("capabilities") if isinstance(params, dict) else None
         version = params.get("protocolVersion") if isinstance(params, dict) else None
         if (
             not isinstance(caps, dict)
             or not isinstance(version, str)
-            or version < _FIRST_ELICITATION_VERSION
+            or version < FIRST_ELICITATION_VERSION
             or not self.tray_up
         ):
             return [ToServer(line)]
@@ -442,20 +225,20 @@ class WrapCore:
         owned = owned_modes(declared, self.policy)
         if owned is None:
             return [ToServer(line)]
-        if version < _URL_VERSION:  # 2025-06-18: form only, spelled {}
+        if version < URL_VERSION:  # 2025-06-18: form only, spelled {}
             owned = owned - {"url"}
         self.owned_legacy = owned
         if not owned:
             return [ToServer(line)]
-        new = _declare(declared, owned, bare_form=version < _URL_VERSION)
+        new = declare(declared, owned, bare_form=version < URL_VERSION)
         if new == declared:
             return [ToServer(line)]
         caps["elicitation"] = new
-        data = _encode(msg)
+        data = encode(msg)
         if data is None:  # cannot be re-encoded without loss: forward untouched, own nothing
             self.owned_legacy = frozenset()
             return [ToServer(line)]
-        return [ToServer(data + _ending(line))]
+        return [ToServer(data + ending(line))]
 
     def _host_enveloped(
         self, line: bytes, msg: dict[str, Any], method: str, params: dict[str, Any], meta: dict[str, Any]
@@ -469,18 +252,20 @@ class WrapCore:
         owned = owned_modes(declared, self.policy)
         if not owned:
             return [ToServer(line)]
-        new = _declare(declared, owned)
+        new = declare(declared, owned)
         out = line
         if new != declared:
             caps["elicitation"] = new
-            data = _encode(msg)
+            data = encode(msg)
             if data is None:
                 return [ToServer(line)]
-            out = data + _ending(line)
-        if "id" in msg and method in INPUT_REQUIRED_METHODS and (out is not line or _encode(params) is not None):
-            raw_id = _raw(line, "id")  # (a retry must be writable: params that cannot be re-encoded are not watched)
+            out = data + ending(line)
+        if "id" in msg and method in INPUT_REQUIRED_METHODS and (out is not line or encode(params) is not None):
+            raw_id = raw_member(
+                line, "id"
+            )  # (a retry must be writable: params that cannot be re-encoded are not watched)
             if raw_id is not None:
-                self._watch[_key(msg["id"])] = _Watch(raw_id=raw_id, method=method, params=params, owned=owned)
+                self._watch[id_key(msg["id"])] = _Watch(raw_id=raw_id, method=method, params=params, owned=owned)
         return [ToServer(out)]
 
     def _host_cancelled(self, line: bytes, msg: dict[str, Any]) -> list[Action]:
@@ -488,7 +273,7 @@ class WrapCore:
         params = msg.get("params")
         if not isinstance(params, dict) or "requestId" not in params:
             return [ToServer(line)]
-        key = _key(params["requestId"])
+        key = id_key(params["requestId"])
         watch = self._watch.pop(key, None)
         if watch is None or watch.state == "sent":
             return [ToServer(line)]  # not ours (or before its first response): forward raw
@@ -503,13 +288,13 @@ class WrapCore:
         self._retries.pop(watch.retry_key, None)
         self._dead.add(watch.retry_key)
         params["requestId"] = json.loads(watch.retry_key)
-        data = _encode(msg)
+        data = encode(msg)
         if data is None:
-            data = _encode(
+            data = encode(
                 {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": params["requestId"]}}
             )
         assert data is not None
-        return [ToServer(data + _ending(line))]
+        return [ToServer(data + ending(line))]
 
     # -- server -> host ---------------------------------------------------------------------
 
@@ -527,7 +312,7 @@ class WrapCore:
             or ("url" in self.owned_legacy and _B_URL_REQUIRED in line)
         ):
             return [ToHost(line)]
-        msg = _parse(line)
+        msg = parse_object(line)
         if msg is None:
             return [ToHost(line)]
         method = msg.get("method")
@@ -537,7 +322,7 @@ class WrapCore:
             return self._server_elicit(line, msg)
         params = msg.get("params")
         if method == "notifications/cancelled" and isinstance(params, dict) and "requestId" in params:
-            ticket = self._server_asks.pop(_key(params["requestId"]), None)
+            ticket = self._server_asks.pop(id_key(params["requestId"]), None)
             if ticket is not None:  # §2.2: close the dialog; no response, nothing forwarded
                 self._tickets.pop(ticket, None)
                 return [CancelTray(ticket)]
@@ -572,14 +357,14 @@ class WrapCore:
     def _server_elicit(self, line: bytes, msg: dict[str, Any]) -> list[Action]:
         """§2.2: a 2025 ``elicitation/create`` in an owned mode is answered by the proxy."""
         params = msg.get("params")
-        if _mode(params) not in self.owned_legacy:
+        if elicitation_mode(params) not in self.owned_legacy:
             return [ToHost(line)]
-        raw_id = _raw(line, "id")
+        raw_id = raw_member(line, "id")
         if raw_id is None:
             return [ToHost(line)]
         assert isinstance(params, dict)
         eid = params.get("elicitationId") if params.get("mode") == "url" else None
-        key = _key(msg["id"])
+        key = id_key(msg["id"])
         ticket = self._new_ticket(
             _Ticket("server", raw_id=raw_id, id_key=key, url_id=eid if isinstance(eid, str) else None)
         )
@@ -587,7 +372,7 @@ class WrapCore:
         return [AskTray(ticket, self._requester_params(params))]
 
     def _server_response(self, line: bytes, msg: dict[str, Any]) -> list[Action]:
-        key = _key(msg.get("id"))
+        key = id_key(msg.get("id"))
         result = msg.get("result")
         if key == self._init_key and isinstance(result, dict) and self.server_info is None:
             info = result.get("serverInfo")
@@ -638,18 +423,18 @@ class WrapCore:
                     if (
                         isinstance(request, dict)
                         and request.get("method") == "elicitation/create"
-                        and _mode(request.get("params")) in watch.owned
+                        and elicitation_mode(request.get("params")) in watch.owned
                     ):
                         owned_keys[name] = request["params"]
         if not owned_keys:  # final, or nothing the proxy owns: to the host under its own id
             del self._watch[host_key]
             if not retry:
                 return [ToHost(line)]
-            data = _with_id(line, watch.raw_id)
+            data = with_id(line, watch.raw_id)
             if data is None:
                 return [
                     ToHost(
-                        _error_line(
+                        error_line(
                             watch.raw_id,
                             {"code": INTERNAL_ERROR, "message": "elicit-tray: unreadable answer from the server"},
                         )
@@ -661,7 +446,7 @@ class WrapCore:
             del self._watch[host_key]
             return [
                 ToHost(
-                    _error_line(
+                    error_line(
                         watch.raw_id,
                         {
                             "code": INTERNAL_ERROR,
@@ -673,7 +458,7 @@ class WrapCore:
         watch.state = "tray"
         watch.retry_key = None
         watch.answers = dict.fromkeys(owned_keys)  # answers go back in the server's key order
-        watch.state_raw = _raw(line, "result", "requestState") if "requestState" in result else None
+        watch.state_raw = raw_member(line, "result", "requestState") if "requestState" in result else None
         actions: list[Action] = []
         for name, params in owned_keys.items():
             ticket = self._new_ticket(_Ticket("mrtr", host_key=host_key, input_key=name))
@@ -696,10 +481,10 @@ class WrapCore:
         if info.kind == "server":
             self._server_asks.pop(info.id_key, None)
             if answer.error is not None:
-                return [ToServer(_error_line(info.raw_id, answer.error))]
-            body = _encode(answer.result)
+                return [ToServer(error_line(info.raw_id, answer.error))]
+            body = encode(answer.result)
             if body is None:
-                return [ToServer(_error_line(info.raw_id, TrayAnswer.unreachable().error or {}))]
+                return [ToServer(error_line(info.raw_id, TrayAnswer.unreachable().error or {}))]
             if accepted and info.url_id:
                 self._answered_urls.add(info.url_id)
             return [
@@ -721,7 +506,7 @@ class WrapCore:
             for other in watch.tickets.values():
                 self._tickets.pop(other, None)
                 actions.append(CancelTray(other))
-            actions.append(ToHost(_error_line(watch.raw_id, answer.error)))
+            actions.append(ToHost(error_line(watch.raw_id, answer.error)))
             return actions
         watch.answers[info.input_key] = answer.result
         if watch.tickets:
@@ -739,11 +524,11 @@ class WrapCore:
             params["requestState"] = placeholder
         else:
             params.pop("requestState", None)
-        data = _encode({"jsonrpc": "2.0", "id": retry_id, "method": watch.method, "params": params})
+        data = encode({"jsonrpc": "2.0", "id": retry_id, "method": watch.method, "params": params})
         assert data is not None  # the params were re-encodable when stored (or came in unchanged)
         if watch.state_raw is not None:
             data = data.replace(json.dumps(placeholder).encode(), watch.state_raw.encode("utf-8", "surrogatepass"), 1)
-        key = _key(retry_id)
+        key = id_key(retry_id)
         watch.state, watch.retry_key, watch.answers = "retry", key, {}
         self._retries[key] = host_key
         return ToServer(data + b"\n")

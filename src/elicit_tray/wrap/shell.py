@@ -1,4 +1,4 @@
-"""The anyio shell of ``elicit-tray wrap`` (``notes/proxy-design.md`` §2.6): owns the child's
+"""The anyio shell of ``elicit-tray wrap`` (``docs/wrap-design.md`` §2.6): owns the child's
 pipes, the host's stdin/stdout and the tray requests; every decision is :class:`WrapCore`'s.
 
 - The child runs in its own session (so its own process group), inherits the whole environment
@@ -412,7 +412,7 @@ async def run_wrap(
     out_fd: int = 1,
 ) -> int:
     """Run ``argv`` as the wrapped MCP server and relay between it and the host on
-    ``in_fd``/``out_fd`` (``notes/proxy-design.md``; issue 14).
+    ``in_fd``/``out_fd`` (``docs/wrap-design.md``).
 
     Args:
         argv: the server command (``argv[0]`` looked up on ``PATH``), at least one item.
