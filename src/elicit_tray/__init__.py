@@ -1,7 +1,7 @@
 """elicit-tray: the user-facing half of MCP elicitation on a desktop.
 
 A long-lived tray app owns all dialogs; local requesters (MCP clients, agent runners,
-scripts) send it ``elicitation/create`` requests over a local socket (see ``DESIGN.md``
+scripts) send it ``elicitation/create`` requests over a local socket (see ``docs/design.md``
 "IPC contract") and get back the user's ``ElicitResult``.
 
 For server authors: ``elicit_tray.check(params) -> Report`` says what the tray would do with

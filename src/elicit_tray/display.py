@@ -1,6 +1,6 @@
 """Server text as the dialogs show it (pure Python, no Qt).
 
-DESIGN.md "UI rules": server text is plain text, shown as sent, never markup or a link. One
+docs/design.md "UI rules": server text is plain text, shown as sent, never markup or a link. One
 more rule keeps it honest: characters that can make text *look* different from what it is are
 made visible as ``\\uXXXX`` instead of acting. These are the bidirectional embedding, override
 and isolate controls (``\\u202e`` can show ``gnp.exe`` as ``exe.png``), the C0/C1 control
@@ -124,7 +124,7 @@ def breakable(text: str) -> str:
     characters inside each run of more than :data:`LONG_RUN` characters without a space, so
     that word wrapping (which breaks only between words) can break a 300-character word too.
 
-    For display only (DESIGN.md "UI rules": "Long text wraps ...; nothing is cut off"): values
+    For display only (docs/design.md "UI rules": "Long text wraps ...; nothing is cut off"): values
     never pass through here. Never splits a ``\\uXXXX`` escape from :func:`display_line`, a
     combining sequence, an emoji sequence or a mnemonic ``&x``. Returns ``text`` itself when no
     run is that long; raises nothing for any ``str``.

@@ -1,6 +1,6 @@
 """Params -> request: reading an ``elicitation/create`` the way the tray shows it (pure Python).
 
-Data flows one way (DESIGN.md "Layout"): params -> :func:`parse_elicit_params` -> a
+Data flows one way (docs/design.md "Layout"): params -> :func:`parse_elicit_params` -> a
 :class:`~elicit_tray.request.FormRequest` or :class:`~elicit_tray.request.UrlRequest` ->
 dialog -> :data:`~elicit_tray.request.Outcome` -> :func:`~elicit_tray.request.outcome_to_result`.
 

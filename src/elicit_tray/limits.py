@@ -32,7 +32,7 @@ MAX_MESSAGE_CHARS = 10_000
 #: Longest title, description, property name, option value or title (``enum``, ``enumNames``,
 #: ``const``), and self-reported requester string, in characters.
 MAX_TEXT_CHARS = 1_000
-#: Most properties (form fields) in a ``requestedSchema`` (DESIGN.md targets 200-field forms).
+#: Most properties (form fields) in a ``requestedSchema`` (docs/design.md "Targets": 200-field forms).
 MAX_PROPERTIES = 256
 #: Most options in one ``enum``, ``enumNames``, ``oneOf`` or ``anyOf`` list.
 MAX_OPTIONS = 200

@@ -1,4 +1,4 @@
-"""Where the IPC socket lives (DESIGN.md "IPC contract": transport and default path).
+"""Where the IPC socket lives (docs/design.md "IPC contract": transport and default path).
 
 Pure Python (no Qt), shared by the tray app (``serve``) and the requester side, so that both
 compute the same path from the same environment (README "Using it from an MCP client").
@@ -275,7 +275,7 @@ def probe_socket(path: Path, timeout_s: float = 0.5) -> bool:
     followed) or nothing accepts. Raises nothing; writes nothing.
 
     How ``serve`` tells a live socket (exit 3) from a stale one (removed), and how the demo
-    waits for its tray app (DESIGN.md "IPC contract"). Plain ``socket``: no Qt.
+    waits for its tray app (docs/design.md "IPC contract"). Plain ``socket``: no Qt.
     """
     if not hasattr(socket, "AF_UNIX"):
         return False

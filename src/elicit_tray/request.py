@@ -1,6 +1,6 @@
 """The typed request layer: what the UI is asked, and the outcomes it can end in (pure Python).
 
-Data flows one way (DESIGN.md "Layout"): params -> :func:`~elicit_tray.elicitation.parse_elicit_params`
+Data flows one way (docs/design.md "Layout"): params -> :func:`~elicit_tray.elicitation.parse_elicit_params`
 -> a :class:`FormRequest` or :class:`UrlRequest` (:data:`ElicitationRequest`) -> dialog ->
 :data:`Outcome` -> :func:`outcome_to_result` (the MCP ``ElicitResult``). Decline, dismiss,
 timeout and internal error are distinct outcomes here and in the logs, even where the wire only
@@ -107,7 +107,7 @@ class Requester:
 
 @dataclass(frozen=True)
 class Peer:
-    """The requesting local process, as the OS reports the socket peer (DESIGN.md "UI rules":
+    """The requesting local process, as the OS reports the socket peer (docs/design.md "UI rules":
     "executable and pid from the socket peer, not a name the process chose").
 
     ``pid`` and ``uid`` come from the kernel for the socket (Linux ``SO_PEERCRED``). The rest
@@ -337,7 +337,7 @@ def for_display(request: _AnyRequest) -> _AnyRequest:
     ``/proc`` (name, executable, arguments) through :func:`~elicit_tray.display.display_line`. A
     blank title falls back to the property name. Values (what goes back in ``content``) and the
     URL of a URL request (shown by its dialog through :func:`~elicit_tray.urlcheck.visible_url`)
-    are never touched. DESIGN.md
+    are never touched. docs/design.md
     "UI rules"; raises nothing for a valid request."""
 
     def line(text: str | None) -> str | None:

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from elicit_tray.request import Accepted
 from elicit_tray.history import History
 from elicit_tray.history.columns import (
     COLUMNS,
@@ -26,6 +25,7 @@ from elicit_tray.history.columns import (
     columns_at,
 )
 from elicit_tray.history.store import migrate_step
+from elicit_tray.request import Accepted
 from tests.rpc import create_line
 from tests.unit.test_history import FORM, T0, recorder_at, run
 

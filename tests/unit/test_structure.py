@@ -225,17 +225,25 @@ _UNFOLLOWABLE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bnotes/|\bnotes\s*(?:§|section\b)"), "a reference to notes"),
     (re.compile(r"\.\./shared"), "a ../shared path"),
     (re.compile(r"/work/"), "a /work/ path"),
+    (re.compile(r"(?<!docs/)\b(?:DESIGN|STYLE)\.md\b|\bshared/"), "a design text outside the repository"),
 )
 #: A ``§`` may follow one of these on its line: a specification's own sections.
 _SPEC = re.compile(r"\bRFC\s?\d+|\bECMA-?\d+|\bJSON Schema\b")
 
 
+#: A design document of the repository (``docs/wrap-design.md``): a file that cites one may
+#: cite its sections as a bare ``§2.5`` (``tests/unit/test_wrap_core.py`` checks each exists).
+_OWN_DOC = re.compile(r"\bdocs/[\w-]+\.md\b")
+
+
 def unfollowable(text: str) -> list[tuple[int, str]]:
     """(line number, what) of every reference in ``text`` that a clone cannot follow."""
     found = []
+    cited = _OWN_DOC.findall(text)
+    own_sections = bool(cited) and all((SRC.parent / doc).is_file() for doc in cited)
     for number, line in enumerate(text.splitlines(), 1):
         found += [(number, what) for regex, what in _UNFOLLOWABLE if regex.search(line)]
-        if any(not _SPEC.search(line[: m.start()]) for m in re.finditer("§", line)):
+        if not own_sections and any(not _SPEC.search(line[: m.start()]) for m in re.finditer("§", line)):
             found.append((number, "a § that cites no specification"))
     return found
 
@@ -249,6 +257,12 @@ def test_the_reference_finder_tells_citations_from_unfollowable_references() -> 
     assert sorted({n for n, _what in unfollowable("ok\nsee notes/proxy-design.md\nnotes §8\n(§2.5)")}) == [2, 3, 4]
     assert unfollowable("``/work/shared/notes/url-safety.md``")
     assert unfollowable("../shared/notes") and not unfollowable("docs/url-safety.md")
+    assert unfollowable('DESIGN.md "UI rules"; STYLE.md; ``shared/cases``') == [
+        (1, "a design text outside the repository")
+    ]
+    assert unfollowable('docs/design.md "UI rules"') == []
+    assert unfollowable("docs/wrap-design.md §2\n(§2.5)") == []  # a design document of the repository
+    assert unfollowable("docs/no-such-design.md §2\n(§2.5)") != []
 
 
 def test_the_code_cites_only_what_a_clone_has() -> None:

@@ -1,6 +1,6 @@
 """Framing and JSON-RPC 2.0 envelopes of the IPC contract (pure Python, no Qt).
 
-DESIGN.md "IPC contract": one UTF-8 JSON message per line (as the MCP stdio transport);
+docs/design.md "IPC contract": one UTF-8 JSON message per line (as the MCP stdio transport);
 lines over :data:`MAX_LINE_BYTES`, invalid UTF-8 or invalid JSON get the matching JSON-RPC
 error (-32700 / -32600), with the request's own top-level ``id`` when it can be read before the
 broken part, else ``null`` (never an ``id`` found nested in ``params`` or in a string).

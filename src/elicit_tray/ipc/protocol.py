@@ -1,6 +1,6 @@
 """The IPC contract's request handling, independent of the socket type (asyncio, no Qt).
 
-DESIGN.md "IPC contract": ``elicitation/create``, ``ping``, ``elicit-tray/info``;
+docs/design.md "IPC contract": ``elicitation/create``, ``ping``, ``elicit-tray/info``;
 ``notifications/cancelled`` and a disconnect expire dialogs (nothing more is sent);
 ``notifications/elicitation/complete`` ends a URL dialog's waiting state, taken only from the
 connection that made that elicitation (keyed by (connection, ``elicitationId``): another

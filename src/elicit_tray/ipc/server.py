@@ -1,6 +1,6 @@
 """The local socket endpoint (``QLocalServer``): a thin adapter around :class:`Dispatcher`.
 
-DESIGN.md "IPC contract": a Unix domain socket (named pipe on Windows), directory 0700,
+docs/design.md "IPC contract": a Unix domain socket (named pipe on Windows), directory 0700,
 socket 0600, peer uid checked where the OS tells it (Linux ``SO_PEERCRED``); a stale socket
 is probed and removed; a live one means another instance is running.
 
@@ -99,7 +99,7 @@ def listen_fds() -> list[int]:
 
 
 def peer_of(fd: int, proc: str = "/proc") -> Peer:
-    """The peer process of a connected Unix socket ``fd`` (DESIGN.md "UI rules": who asks is the
+    """The peer process of a connected Unix socket ``fd`` (docs/design.md "UI rules": who asks is the
     process as the OS reports it).
 
     Linux: pid and uid from ``SO_PEERCRED``; the executable, arguments and self-chosen name from

@@ -48,7 +48,7 @@ async def request(
     ``autostart`` is False. With
     ``completions``, an accepted URL ``elicitation/create`` with an ``elicitationId`` keeps its
     connection open there: the tray takes ``notifications/elicitation/complete`` only from the
-    connection that made the elicitation (DESIGN.md "IPC contract").
+    connection that made the elicitation (docs/design.md "IPC contract").
 
     Raises:
         TrayError: the tray app answered with a JSON-RPC error.

@@ -23,7 +23,7 @@ class _Held:
 class Completions:
     """Accepted URL elicitations waiting for ``notifications/elicitation/complete`` (MCP
     2025-11-25), each holding open the connection that made it: the tray app takes the notice
-    only from that connection (DESIGN.md "IPC contract"), so that no other process can end a
+    only from that connection (docs/design.md "IPC contract"), so that no other process can end a
     dialog's waiting.
 
     Give the same instance to :func:`elicit_tray.client.elicitation_callback` and

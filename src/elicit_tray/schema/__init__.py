@@ -2,7 +2,7 @@
 
 ``parse_requested_schema(schema) -> FormSpec`` (raises ``SchemaError`` listing every
 violation), value checks with user-facing messages, content building and final validation.
-Implements MCP 2025-11-25 / 2026-07-28 "Requested Schema" plus DESIGN.md's lenient extras.
+Implements MCP 2025-11-25 / 2026-07-28 "Requested Schema" plus docs/design.md's lenient extras.
 """
 
 from .model import FieldKind, FieldSpec, FormSpec, Option, SchemaError, Violation

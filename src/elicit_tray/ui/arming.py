@@ -1,6 +1,6 @@
 """Engagement and arming: only a deliberate act of the user answers or fills a dialog.
 
-DESIGN.md "UI rules" (consent integrity: "Only a deliberate act answers"). Two layers:
+docs/design.md "UI rules" (consent integrity: "Only a deliberate act answers"). Two layers:
 
 1. **Engagement (the guarantee).** A dialog is inert to keys until the user *engages* with it
    by an act that stray typing cannot make:

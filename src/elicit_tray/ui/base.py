@@ -1,7 +1,7 @@
 """What every elicitation dialog shares: who asks, the message, the button row, arming,
 expiry, and the mapping of Decline / Escape / window close to outcomes.
 
-DESIGN.md "UI rules" and "Product policies" (Actions). Server text is always plain text.
+docs/design.md "UI rules" and "Product policies" (Actions). Server text is always plain text.
 """
 
 from __future__ import annotations
@@ -346,7 +346,7 @@ class ElicitationDialog(QDialog):
     def start_timeout(self, seconds: int) -> None:
         """Answer ``cancel`` after ``seconds`` unless the user acts first: a visible countdown
         (:class:`~.countdown.Countdown`, its label beside Decline) that stops at the first key
-        or click in the dialog (DESIGN.md "Actions": timeout -> cancel). Off unless the user
+        or click in the dialog (docs/design.md "Product policies": timeout -> cancel). Off unless the user
         set one (``serve --timeout``)."""
         self.countdown = Countdown(self, seconds)
         self.countdown_label = self.countdown.label

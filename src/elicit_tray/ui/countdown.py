@@ -1,8 +1,8 @@
 """The optional user-set timeout of a dialog: a visible countdown that stops at the first key or
 click in the dialog.
 
-DESIGN.md "Product policies" (Actions: timeout -> cancel) and STYLE.md (pinentry: "a timeout
-stops at the first keystroke"). Off unless the user set one (``serve --timeout``); the dialog
+docs/design.md "Product policies" (Actions: timeout -> cancel); as in pinentry, a timeout
+stops at the first keystroke. Off unless the user set one (``serve --timeout``); the dialog
 answers ``cancel`` when :attr:`Countdown.expired` fires.
 """
 

@@ -1,6 +1,6 @@
 """Where the keyboard focus goes on the desktop, and giving it back to where the user was.
 
-DESIGN.md "UI rules" (only a deliberate act answers). Focus never engages a dialog
+docs/design.md "UI rules" (only a deliberate act answers). Focus never engages a dialog
 (:mod:`~elicit_tray.ui.arming`); this module keeps keys flowing to the window the user is
 typing into where the platform allows it:
 

@@ -1,7 +1,7 @@
 """The form-mode dialog: one row per field, inline errors, Accept only when valid.
 
 MCP 2025-11-25 "Form mode" (review and modify before sending; decline and cancel) and
-DESIGN.md "UI rules": first field focused, Tab order = schema order, Enter accepts a valid
+docs/design.md "UI rules": first field focused, Tab order = schema order, Enter accepts a valid
 form (otherwise reveals the errors and focuses the first invalid field), Escape cancels,
 Alt+D declines; every control has an accessible name (its title) and description
 (description + constraints + current error).

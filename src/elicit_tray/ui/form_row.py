@@ -1,10 +1,10 @@
 """The form-row template (rjsf's row template): one field's label, control, invisible-character
 notice, description and error, with deterministic ids.
 
-STYLE.md (react-jsonschema-form): deterministic ids per field, ``field-<name>`` for the
+As react-jsonschema-form does: deterministic ids per field, ``field-<name>`` for the
 control and ``field-<name>-<part>`` for its parts (:func:`field_id`), used as ``objectName``
 everywhere; the accessible description is description + notice + current error, never the
-title. DESIGN.md "UI rules" (every label bound to its control; errors inline, in words).
+title. docs/design.md "UI rules" (every label bound to its control; errors inline, in words).
 
 This module never knows a field's kind: the control comes from an adapter
 (:class:`~elicit_tray.ui.widgets.FieldWidget`) picked by :mod:`~elicit_tray.ui.registry`.

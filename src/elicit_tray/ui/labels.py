@@ -1,7 +1,7 @@
 """The labels every dialog uses: plain text only, wrapped or elided, framed warnings, and the
 one-line summary of a request.
 
-DESIGN.md "UI rules": server text is always plain text (never rich text, never a link), long
+docs/design.md "UI rules": server text is always plain text (never rich text, never a link), long
 text wraps and nothing is cut off, a warning never rests on colour alone. A value placed inside a
 translated sentence is wrapped in Unicode isolates (:data:`FSI`/:data:`LRI` ... :data:`PDI`).
 """
@@ -32,7 +32,7 @@ __all__ = [
 
 
 class WrappingLabel(QLabel):
-    """A plain-text, word-wrapped label whose long words wrap too (DESIGN.md "UI rules": long
+    """A plain-text, word-wrapped label whose long words wrap too (docs/design.md "UI rules": long
     text wraps, nothing is cut off).
 
     Qt breaks lines only between words; this label hands Qt

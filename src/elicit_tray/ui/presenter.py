@@ -6,7 +6,7 @@ the user's outcome, ``presenter.complete(key)`` ends a URL dialog's waiting; can
 awaiting task (``notifications/cancelled``, disconnect) marks the dialog expired. An answer
 resolves only its own request. Several dialogs may be open at once; each is its own window.
 
-Queue (DESIGN.md "UI rules": a few dialogs at most are on screen): at most
+Queue (docs/design.md "UI rules": a few dialogs at most are on screen): at most
 :data:`MAX_SHOWN_DIALOGS` dialogs are on screen at once. Further requests wait in the order
 they came (FIFO) without a window (:attr:`Presenter.waiting`); the tray menu lists them
 (choosing one shows it at once) and the newest dialog on screen says how many wait. When a
@@ -318,7 +318,7 @@ class Presenter(QObject):
             dialog.ended.connect(lambda: QTimer.singleShot(0, self, self._make_spare))
             others = [d for d in self.dialogs.values() if isValid(d) and d.isVisible()]
             self.dialogs[request.key] = dialog
-            # Never shown with the focus: the user goes to it by an act (DESIGN.md "UI rules").
+            # Never shown with the focus: the user goes to it by an act (docs/design.md "UI rules").
             # Where a compositor focuses every new window anyway, the dialog stays inert to keys
             # until the user engages with it (arming).
             dialog.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, True)
@@ -435,7 +435,7 @@ class Presenter(QObject):
         :attr:`~elicit_tray.request.RequestBase.key`): end that URL dialog's waiting
         state. The :class:`~elicit_tray.ipc.protocol.Dispatcher` (:meth:`Ui.complete
         <elicit_tray.ipc.protocol.Ui.complete>`) calls it only
-        for a notice from the connection that made the request (DESIGN.md "IPC contract").
+        for a notice from the connection that made the request (docs/design.md "IPC contract").
 
         Unknown or repeated keys are ignored (MCP 2025-11-25: clients MUST ignore unknown ids).
         """

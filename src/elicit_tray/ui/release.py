@@ -1,6 +1,6 @@
 """Give freed heap back to the system once no dialog is left (glibc ``malloc_trim``).
 
-Measured (``benchmarks/memory.py``, offscreen, shared/notes/memory.md): after a burst of dialogs
+Measured (``benchmarks/memory.py``, offscreen; README "Memory"): after a burst of dialogs
 has closed, glibc's main arena keeps 5.4-8.2 MiB free but not returned (live heap 10.2-10.6
 MiB in an arena of 15.6-18.7 MiB), because a few long-lived blocks allocated during the burst
 sit above the freed ones; ``malloc_trim(0)`` returns 3.5-4.4 MiB of it in about a millisecond.

@@ -1,7 +1,7 @@
 """A scripted user that operates the real dialog widgets with Qt key and mouse events.
 
 Used by the tests and by the headless demo (``elicit-tray serve --scripted-user PLAN``).
-Steps use the vocabulary of ``shared/cases`` (``do``): ``type``, ``clear``, ``pick``,
+Steps use the vocabulary of the elicitation cases in ``tests/cases`` (``do``): ``type``, ``clear``, ``pick``,
 ``toggle``, ``check``/``uncheck`` (``options``, ``only``), ``paste`` (``text``, ``repeat``:
 through the clipboard and Ctrl+V), ``submit``, ``decline``, ``escape``, ``close``, ``open``.
 """

@@ -1,7 +1,7 @@
 """How big a dialog is: a comfortable reading width, the height its content needs at that
 width up to most of the screen, scroll boxes that take the rest, and growth when content grows.
 
-DESIGN.md "UI rules" (nothing is cut off; the identity stays in view on top and the buttons at
+docs/design.md "UI rules" (nothing is cut off; the identity stays in view on top and the buttons at
 the bottom; everything between scrolls). :class:`Sizing` is the dialog's collaborator: it holds
 the parts it measures and never imports the dialog.
 """
