@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .ui.presenter import Presenter
     from .ui.tray import Tray
 
-__all__ = ["serve", "EXIT_ALREADY_RUNNING", "EXIT_UNSAFE_SOCKET_DIR", "EXIT_SOCKET_ACTIVATION"]
+__all__ = ["serve", "EXIT_ALREADY_RUNNING", "EXIT_UNSAFE_SOCKET_DIR", "EXIT_SOCKET_ACTIVATION", "EXIT_NO_DISPLAY"]
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +43,9 @@ EXIT_ALREADY_RUNNING = 3
 EXIT_UNSAFE_SOCKET_DIR = 4
 #: The descriptor passed by the service manager (LISTEN_FDS) is not a listening Unix socket.
 EXIT_SOCKET_ACTIVATION = 6
+#: No display can be opened (:func:`~elicit_tray.session.display_problem`): one line on stderr
+#: says which and what to do, instead of the abort (status 134) of Qt's window-system plugin.
+EXIT_NO_DISPLAY = 7
 
 
 #: Notices of the offscreen platform plugin about window-manager calls it ignores; harmless.
@@ -108,11 +111,12 @@ def serve(
     arm_delay_ms: int | None = None,
     log_values: bool = False,
     settings: Mapping[str, Any] | None = None,
+    own_process: bool = False,
 ) -> int:
     """Run the tray app until it is quit; returns the process exit code.
 
     Args:
-        socket_path: where to listen (DESIGN.md "IPC contract").
+        socket_path: where to listen (docs/design.md "IPC contract").
         plan_path: a :class:`~elicit_tray.ui.scripted.ScriptPlan` file: a scripted user answers
             every dialog with real widget events (the headless demo).
         screenshot_dir: save a PNG of every dialog just before the scripted user's final step.
@@ -124,8 +128,13 @@ def serve(
         settings: settings given on the command line (setting name of
             :data:`~elicit_tray.settings.SETTINGS` -> value; ``None`` values are left to the
             settings file). They win over the settings file and the Settings window.
+        own_process: the app is the whole process (``elicit-tray serve``), which then ends with
+            :func:`~elicit_tray.lastexit.end_process`: when a library ends it with C ``exit()``
+            (Qt's xcb plugin, when the X server goes away) the app still shuts down as on Quit
+            (:func:`~elicit_tray.lastexit.on_library_exit`) and the process ends with 0.
 
-    Exit codes: 0 after Quit/SIGTERM, :data:`EXIT_ALREADY_RUNNING` when another instance answers
+    Exit codes: 0 after Quit/SIGTERM/SIGINT and when the display goes away, :data:`EXIT_NO_DISPLAY`
+    when no display can be opened, :data:`EXIT_ALREADY_RUNNING` when another instance answers
     on the socket or holds its lock, :data:`EXIT_UNSAFE_SOCKET_DIR` when the socket path cannot be
     used (directory not private, not a stale socket, too long, cannot be created: README "IPC
     contract"),
@@ -142,6 +151,10 @@ def serve(
     from .ui.settings_window import connect_settings
     from .ui.tray import Tray
 
+    problem = _display_problem()
+    if problem is not None:
+        print(f"elicit-tray serve: {problem}", file=sys.stderr, flush=True)
+        return EXIT_NO_DISPLAY
     app = _qt_application()
     preferences = _preferences(settings)
     presenter = _presenter(
@@ -169,13 +182,36 @@ def serve(
     tray = Tray(presenter, on_quit=request_quit, recorder=journal, preferences=preferences, socket_path=served)
     tray_watch = _show_when_a_tray_appears(tray)
     wake = _wake_for_signal_handlers()
+    if own_process:
+        from .lastexit import on_library_exit
+
+        on_library_exit(lambda: _shut_down(dispatcher, endpoint, journal, reason="display-lost"))
     _say_listening(served, tray_available=tray_watch is None)
     _run_until_quit(app, loop, quitting, dispatcher, endpoint)
     wake.stop()
     settings_timer.stop()
-    journal.record("stopped", pid=os.getpid())
-    journal.close()
+    _shut_down(dispatcher, endpoint, journal, reason="quit")
     return 0
+
+
+def _display_problem() -> str | None:
+    """What stops dialogs from showing (:func:`~elicit_tray.session.display_problem`), or
+    ``None``; never asked when a QApplication already exists (tests, the check tool)."""
+    from PySide6.QtCore import QCoreApplication
+
+    from .session import display_problem
+
+    return None if QCoreApplication.instance() is not None else display_problem(os.environ)
+
+
+def _shut_down(dispatcher: Dispatcher, endpoint: LocalEndpoint, journal: Recorder, *, reason: str) -> None:
+    """The last steps of every end (again harmless after :func:`_run_until_quit`): each waiting
+    request gets its error, the socket and its lock file go, and the record is closed with a
+    ``stopped`` entry (``reason``: ``quit``, or ``display-lost`` from C ``exit()``)."""
+    dispatcher.shutdown(SHUTDOWN_MESSAGE)
+    endpoint.close()
+    journal.record("stopped", pid=os.getpid(), reason=reason)
+    journal.close()
 
 
 def _preferences(settings: Mapping[str, Any] | None) -> Preferences:
@@ -374,6 +410,8 @@ def _run_until_quit(
         dispatcher.shutdown(SHUTDOWN_MESSAGE)  # no-op unless the Qt loop stopped first (app.quit())
         endpoint.close()
         for window in app.topLevelWidgets():  # answered or expired by now: close without a word
+            if window.inherits("QSystemTrayIconSys"):
+                continue  # the tray icon's own X window: its QSystemTrayIcon deletes it
             window.hide()
             window.deleteLater()
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)

@@ -255,8 +255,42 @@ def _leave_out_openssl() -> None:
     sys.modules["_hashlib"] = None  # type: ignore[assignment]
 
 
+def _serve(args: argparse.Namespace, socket_path: Path, *, own_process: bool) -> int:
+    """``serve``. As the whole process (``own_process``) it ends here with
+    :func:`~elicit_tray.lastexit.end_process`: never through the interpreter's teardown, whose
+    order of destroying Qt objects is not ours, and never with the C ``exit()`` handler of
+    :func:`~elicit_tray.app.serve` still to run."""
+    from .app import serve
+
+    status = 1
+    try:
+        status = serve(
+            socket_path,
+            plan_path=getattr(args, "scripted_user", None),
+            screenshot_dir=getattr(args, "screenshots", None),
+            no_browser=getattr(args, "no_browser", False),
+            arm_delay_ms=getattr(args, "arm_delay_ms", None),
+            log_values=getattr(args, "log_values", False),
+            settings=setting_overrides(args),
+            own_process=own_process,
+        )
+    except BaseException:
+        if not own_process:
+            raise
+        import traceback
+
+        traceback.print_exc()  # a bug: said, and the process ends with 1 as Python would
+    if own_process:
+        from .lastexit import end_process
+
+        end_process(status)
+    return status
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``elicit-tray`` console script; returns the exit code."""
+    """Entry point of the ``elicit-tray`` console script; returns the exit code. ``argv`` None
+    means the process's own command line (the console script, ``python -m elicit_tray``): then
+    ``serve`` owns the process and ends it itself (:func:`_serve`)."""
     args = _parser().parse_args(argv)
     from .logs import configure_logging
 
@@ -268,17 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     command = args.command or "serve"
     if command == "serve":
         _leave_out_openssl()
-        from .app import serve
-
-        return serve(
-            socket_path,
-            plan_path=getattr(args, "scripted_user", None),
-            screenshot_dir=getattr(args, "screenshots", None),
-            no_browser=getattr(args, "no_browser", False),
-            arm_delay_ms=getattr(args, "arm_delay_ms", None),
-            log_values=getattr(args, "log_values", False),
-            settings=setting_overrides(args),
-        )
+        return _serve(args, socket_path, own_process=argv is None)
     if command == "history":
         from .history import print_history
 
