@@ -51,6 +51,8 @@ PURE: dict[str, str] = {
     "elicit_tray.desktop": "",
     "elicit_tray.logs": "m.escape_controls('\\u202e')",
     "elicit_tray.paths": "m.probe_socket(m.default_socket_path())",
+    "elicit_tray.session": "m.display_problem({'DISPLAY': ':4799'})",
+    "elicit_tray.lastexit": "",
     "elicit_tray": "m.check(FORM); m.check(URL)",  # without rendering (--png imports Qt)
     "elicit_tray.checker": "m.check(FORM); m.check(URL)",
     "elicit_tray.checker.command": "",
