@@ -144,16 +144,11 @@ def serve(
     from . import ui  # noqa: F401 - first: PySide6 without shiboken6 reading every module's source
 
     # isort: split
-    import qasync
-
     from .history import open_history
     from .ipc.server import LocalEndpoint
     from .ui.settings_window import connect_settings
-    from .ui.tray import Tray
 
-    problem = _display_problem()
-    if problem is not None:
-        print(f"elicit-tray serve: {problem}", file=sys.stderr, flush=True)
+    if not _can_show_dialogs():
         return EXIT_NO_DISPLAY
     app = _qt_application()
     preferences = _preferences(settings)
@@ -176,32 +171,55 @@ def serve(
     journal.attach(open_history())
     settings_timer = connect_settings(preferences, presenter, journal, fixed_arm_delay=arm_delay_ms is not None)
 
+    _serve_until_quit(app, presenter, preferences, journal, dispatcher, endpoint, served, own_process=own_process)
+    settings_timer.stop()
+    _shut_down(dispatcher, endpoint, journal, reason="quit")
+    return 0
+
+
+def _serve_until_quit(
+    app: QApplication,
+    presenter: Presenter,
+    preferences: Preferences,
+    journal: Recorder,
+    dispatcher: Dispatcher,
+    endpoint: LocalEndpoint,
+    served: Path,
+    *,
+    own_process: bool,
+) -> None:
+    """The tray icon and the event loop, until Quit, SIGTERM/SIGINT or (``own_process``) the
+    display going away (see :func:`serve`)."""
+    import qasync
+
+    from .lastexit import on_library_exit
+    from .ui.tray import Tray
+
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     quitting, request_quit = _quit_on_request(loop)
     tray = Tray(presenter, on_quit=request_quit, recorder=journal, preferences=preferences, socket_path=served)
     tray_watch = _show_when_a_tray_appears(tray)
     wake = _wake_for_signal_handlers()
-    if own_process:
-        from .lastexit import on_library_exit
-
+    if own_process:  # Qt's xcb plugin calls C exit() when the X server goes away
         on_library_exit(lambda: _shut_down(dispatcher, endpoint, journal, reason="display-lost"))
     _say_listening(served, tray_available=tray_watch is None)
     _run_until_quit(app, loop, quitting, dispatcher, endpoint)
     wake.stop()
-    settings_timer.stop()
-    _shut_down(dispatcher, endpoint, journal, reason="quit")
-    return 0
 
 
-def _display_problem() -> str | None:
-    """What stops dialogs from showing (:func:`~elicit_tray.session.display_problem`), or
-    ``None``; never asked when a QApplication already exists (tests, the check tool)."""
+def _can_show_dialogs() -> bool:
+    """Whether a display can be opened (:func:`~elicit_tray.session.display_problem`); if not,
+    one line on stderr says what is missing. Not asked when a QApplication already exists
+    (tests, the check tool)."""
     from PySide6.QtCore import QCoreApplication
 
     from .session import display_problem
 
-    return None if QCoreApplication.instance() is not None else display_problem(os.environ)
+    problem = None if QCoreApplication.instance() is not None else display_problem(os.environ)
+    if problem is not None:
+        print(f"elicit-tray serve: {problem}", file=sys.stderr, flush=True)
+    return problem is None
 
 
 def _shut_down(dispatcher: Dispatcher, endpoint: LocalEndpoint, journal: Recorder, *, reason: str) -> None:
