@@ -191,8 +191,10 @@ class ScriptedUser:
 
         def lost(engaged: bool) -> None:
             # Another dialog took the focus before this one armed (a platform that activates
-            # every new window, as offscreen does): the user goes back to the one at hand.
-            if not engaged and not started:
+            # every new window, as offscreen does): the user goes back to the one at hand, but
+            # only while it is the one at hand (an expired dialog pulling the focus back from
+            # the next one would take turns with it for ever).
+            if not engaged and not started and self._queue[:1] == [dialog]:
                 QTimer.singleShot(0, dialog, go_to_it)
 
         dialog.armed.connect(go)
