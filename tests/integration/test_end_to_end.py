@@ -5,6 +5,8 @@ Both protocol versions, form (accept, decline, cancel) and URL mode."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import signal
 import sys
@@ -17,6 +19,7 @@ import pytest
 from elicit_tray.client import TrayUnavailable, completion_forwarder, elicitation_callback, request
 from elicit_tray.paths import probe_socket
 from tests.integration.tray_process import TrayProcess, short_tmpdir
+from tests.rpc import create_line, ping_line
 
 pytestmark = pytest.mark.anyio
 
@@ -184,3 +187,32 @@ async def test_the_scripted_user_answers_requests_that_arrive_at_once(tmp_path):
     finally:
         assert process.stop() == 0
     assert answers == {n: {"action": "accept", "content": {"n": n}} for n in range(4)}
+
+
+async def test_a_dialog_whose_requester_left_never_takes_the_focus_back_from_the_next(tmp_path):
+    """The first requester leaves before its dialog armed; the scripted user moves on, and the
+    expired dialog (still on screen, saying so) must not pull the focus back each time the next
+    one takes it: the next one is answered."""
+    plan = [{"match": "abandon", "steps": []}, {"match": "question", "steps": [{"do": "submit"}]}]
+    workdir = short_tmpdir()
+    process = TrayProcess(workdir / "socket", plan, workdir=workdir, extra_args=("--arm-delay-ms", "20")).start()
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "default": 7}}}
+    try:
+        for round_ in range(10):
+            # Within the 10 s an expired dialog stays on screen (base.EXPIRED_CLOSE_MS): an
+            # answer that needs the expired one gone came only because it went away.
+            with anyio.fail_after(8):
+                reader, writer = await asyncio.open_unix_connection(str(process.sock))
+                writer.write(
+                    create_line(f"a{round_}", {"mode": "form", "message": "abandon me", "requestedSchema": schema})
+                )
+                writer.write(ping_line("p"))  # answered once the request was dispatched
+                await writer.drain()
+                while json.loads(await reader.readline()).get("id") != "p":
+                    pass
+                writer.close()
+                params = {"mode": "form", "message": f"question {round_}", "requestedSchema": schema}
+                answer = await request("elicitation/create", params, socket_path=process.sock, autostart=False)
+                assert answer == {"action": "accept", "content": {"n": 7}}
+    finally:
+        assert process.stop() == 0
