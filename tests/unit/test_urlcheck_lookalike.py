@@ -139,6 +139,18 @@ VARIANTS = [
     ),
     # an internationalized word before the embedding changes nothing
     ("https://bücher-paypal-com.evil.net/", ("warn", (TARGET,), "paypal.com", "bücher-paypal-com.evil.net")),
+    ("https://apple.com-verify.xn--p1ai/", ("warn", (TARGET,), "apple.com", "apple.com-verify.рф")),
+    # a host the parser rewrites is judged as rewritten
+    ("https://paypal%2Ecom-secure.net/", ("warn", ("host_normalized", TARGET), "paypal.com", "paypal.com-secure.net")),
+    (
+        "https://ｐａｙｐａｌ.com-secure.net/",
+        ("warn", ("host_normalized", TARGET), "paypal.com", "paypal.com-secure.net"),
+    ),
+    ("https://PayPal-Com.Evil.Net./", ("warn", ("trailing_dot", TARGET), "paypal.com", "paypal-com.evil.net.")),
+    # a hosting platform's user site carrying a brand as a subdomain
+    ("https://paypal.evil.github.io/", ("warn", (SUB,), "paypal.com", "paypal.evil.github.io")),
+    ("https://x.com-login.net/", ("warn", (TARGET,), "x.com", "x.com-login.net")),
+    ("https://secure-paypal.com.evil.net/", ("warn", (TARGET,), "paypal.com", "secure-paypal.com.evil.net")),
 ]
 
 
@@ -163,7 +175,9 @@ paypal.okta.com github.zendesk.com google.slack.com paypal.atlassian.net
 github-production-release-asset-2e65be.s3.amazonaws.com
 github.ibm.com gitlab.gnome.org gitlab.freedesktop.org bitbucket.example.org outlook.example.com
 office.example.com live.example.com zoom.example.edu minecraft.example.net wordpress.example.org
-docs.python-requests.org python-requests.org www.paypal-community.com
+docs.python-requests.org python-requests.org www.paypal-community.com mail.yahoo.co.uk
+uk.yahoo.com www.service.gov.uk mozilla.mirror.example.org ebay-kleinanzeigen.de paypal.netlify.app
+www.amazon.com.tr
 """.split()
 
 #: Real domains that hold a brand's letters by chance: a substring rule would flag every one.

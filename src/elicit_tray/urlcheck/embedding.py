@@ -31,14 +31,18 @@ EVERYDAY_WORDS = frozenset(
     kraken line signal threads medium weather indeed orange spectrum monday stripe oracle meta
     discord telegram messenger vanguard fidelity brave opera archive blogger booking battle proton
     workday fastly audible twitch outlook azure intel claude miro uber lowes android docker python
-    blockchain perplexity typeform calendly
+    blockchain perplexity typeform calendly mail service europa fandom
     """.split()
 )
 
-#: Self-hosted products: no imitation as a bare label (``gitlab.gnome.org``), one with a
+#: Software and services that organisations run or mirror under their own domain: no
+#: imitation as a bare label (``gitlab.gnome.org``, ``mozilla.mirror.example.org``), one with a
 #: sign-in word (``login.github.evil.net``, ``github-login.info``).
 SELF_HOSTED = frozenset(
-    "github gitlab bitbucket wordpress minecraft pypi npmjs sharepoint okta zendesk docusign skype".split()
+    """
+    github gitlab bitbucket wordpress minecraft pypi npmjs sharepoint okta zendesk docusign skype
+    vmware mozilla openstreetmap
+    """.split()
 )
 
 #: Words of a host that ask for a sign-in, a payment or a recovery: with a brand's name they
