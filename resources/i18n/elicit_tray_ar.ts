@@ -789,8 +789,8 @@
         <translation>يكتب العنوان {domain} بنقاط أو شرطات، لكنه يؤدي إلى موقع مختلف.</translation>
     </message>
     <message>
-        <source>The address starts with the name of {domain}, but it leads to a different site.</source>
-        <translation>يبدأ العنوان باسم {domain}، لكنه يؤدي إلى موقع مختلف.</translation>
+        <source>The name of {domain} is only part of this address: it leads to a different site.</source>
+        <translation>اسم {domain} ليس سوى جزء من هذا العنوان: فهو يؤدي إلى موقع مختلف.</translation>
     </message>
     <message>
         <source>The site name joins the name of {domain} with other words, but it is not that site.</source>

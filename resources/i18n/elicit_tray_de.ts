@@ -789,8 +789,8 @@
         <translation>Die Adresse schreibt {domain} mit Punkten oder Bindestrichen aus, führt aber zu einer anderen Website.</translation>
     </message>
     <message>
-        <source>The address starts with the name of {domain}, but it leads to a different site.</source>
-        <translation>Die Adresse beginnt mit dem Namen von {domain}, führt aber zu einer anderen Website.</translation>
+        <source>The name of {domain} is only part of this address: it leads to a different site.</source>
+        <translation>Der Name von {domain} ist nur ein Teil dieser Adresse: Sie führt zu einer anderen Website.</translation>
     </message>
     <message>
         <source>The site name joins the name of {domain} with other words, but it is not that site.</source>

@@ -249,7 +249,7 @@ LOOK_ALIKES = [
     ),
     (
         "https://login.paypal.evil.net/",
-        "The address starts with the name of {domain}, but it leads to a different site.",
+        "The name of {domain} is only part of this address: it leads to a different site.",
         "paypal.com",
     ),
     (
@@ -292,7 +292,7 @@ def test_the_look_alike_warning_names_the_site_in_german_and_arabic(aio):
         install_translations(QLocale("ar_EG"))
         analysis = analyze_url("https://login.paypal.evil.net/")
         assert _describe_reason("brand_in_subdomain", analysis) == (
-            f"يبدأ العنوان باسم {ltr_isolated('paypal.com')}، لكنه يؤدي إلى موقع مختلف."
+            f"اسم {ltr_isolated('paypal.com')} ليس سوى جزء من هذا العنوان: فهو يؤدي إلى موقع مختلف."
         )
     finally:
         install_translations(QLocale("en_US"))

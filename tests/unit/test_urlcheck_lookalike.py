@@ -265,7 +265,7 @@ def test_each_look_alike_row_names_the_site_in_its_sentence():
         "The address spells out paypal.com with dots or dashes, but it leads to a different site."
     )
     assert describe(SUB, "paypal.com") == (
-        "The address starts with the name of paypal.com, but it leads to a different site."
+        "The name of paypal.com is only part of this address: it leads to a different site."
     )
     assert describe(NAME, "github.com") == (
         "The site name joins the name of github.com with other words, but it is not that site."
@@ -275,7 +275,7 @@ def test_each_look_alike_row_names_the_site_in_its_sentence():
     assert describe("insecure_scheme", "paypal.com") == REASONS["insecure_scheme"]
     assert describe("no_such_reason", None) == "no_such_reason"
     assert describe(SUB, "paypal.com", lambda text: f"«{text}»", lambda d: f"[{d}]") == (
-        "«The address starts with the name of [paypal.com], but it leads to a different site.»"
+        "«The name of [paypal.com] is only part of this address: it leads to a different site.»"
     )
 
 

@@ -244,13 +244,14 @@ _REAL_NEIGHBOURS = frozenset({"loews.com", "revolt.com"})
 
 
 def _typo_of(name: str, top: str) -> bool:
-    """Whether ``name`` is ``top`` (both skeletons) with one slip a reader may not see: a
-    look-alike letter for another (``paypai``, ``lnstagram``), a key's neighbour on a QWERTY
-    keyboard for it, except as the first letter (``githuh``, ``paupal``), a letter doubled or a double
-    undone (``gooogle``, ``twiter``), a letter or a hyphen missing or added inside the name
-    (``yotube``, ``pay-pal``), two neighbours swapped (``amazno``). A different first or last
-    letter, or a letter added at either end, makes another word (``stripes``, ``forge``,
-    ``europe``), not a typo."""
+    """Whether ``name`` is ``top`` (skeletons, or both as typed) with one slip a reader or a
+    finger makes: a look-alike letter for another (``paypai``, ``lnstagram``), the key next to
+    it on a QWERTY keyboard anywhere but the first letter (``githuh``, ``paupal``, ``amazom``),
+    a letter doubled or a double undone (``gooogle``, ``twiter``), a letter or a hyphen missing
+    or added inside the name (``yotube``, ``pay-pal``), two neighbours swapped (``amazno``).
+    Any other letter replacing the first or the last, a different first key, or a letter added
+    or left out at either end makes another word (``stripes``, ``forge``, ``hoogle``,
+    ``window``), not a typo."""
     if name == top:
         return False
     if len(name) == len(top):
@@ -282,9 +283,9 @@ def imitated_by_typo(domain: str) -> str | None:
     """The listed well-known domain the ASCII registrable ``domain`` (not a listed or otherwise
     well-known site) is a typo of, or None: a listed domain whose name has at least
     :data:`_MIN_IMITATED_NAME` characters, with the same suffix and a name ``domain``'s is
-    :func:`_typo_of` (skeletons compared: ``paypai.com``, ``gooogle.com``, ``linkedln.com``,
-    ``amazno.com``, ``pay-pal.com``), or the listed name under a suffix one slip from ``com``
-    (``paypal.cm``). Modelled on Chromium's edit-distance lookalike check (docs/url-safety.md),
+    :func:`_typo_of` (skeletons compared, then the names as typed: ``paypai.com``,
+    ``gooogle.com``, ``linkedln.com``, ``amazno.com``, ``pay-pal.com``, ``githuh.com``,
+    ``ifloud.com``), or the listed name under a suffix one slip from ``com`` (``paypal.cm``). Modelled on Chromium's edit-distance lookalike check (docs/url-safety.md),
     narrowed to the slips a reader misses, since a consent dialog has no list of the ten
     thousand sites Chromium knows to be real."""
     if domain in TOP_DOMAINS or domain in _REAL_NEIGHBOURS or domain in known_sites():

@@ -141,7 +141,7 @@ REASON_TABLE: tuple[Reason, ...] = (
         "brand_in_subdomain",
         WARN,
         QT_TRANSLATE_NOOP(
-            "UrlReasons", "The address starts with the name of {domain}, but it leads to a different site."
+            "UrlReasons", "The name of {domain} is only part of this address: it leads to a different site."
         ),
         names_site=True,
     ),
