@@ -51,6 +51,8 @@ MUST_WARN = [
     ("https://gitlab-com.evil.net/", (TARGET,), "gitlab.com", "gitlab-com.evil.net", "evil.net"),
     ("https://paypa1-com.evil.net/", (TARGET,), "paypal.com", "paypa1-com.evil.net", "evil.net"),  # spelled like
     ("https://paypal.de-login.net/", (TARGET,), "paypal.com", "paypal.de-login.net", "de-login.net"),  # its ccTLD
+    ("https://paypalcom.evil.net/", (TARGET,), "paypal.com", "paypalcom.evil.net", "evil.net"),  # one word
+    ("https://githubcom.net/", (TARGET,), "github.com", "githubcom.net", "githubcom.net"),
     ("https://paypal-com.evil.github.io/", (TARGET,), "paypal.com", "paypal-com.evil.github.io", "evil.github.io"),
     # a distinctive brand's name as a label left of another site's registrable domain
     ("https://login.paypal.evil.net/", (SUB,), "paypal.com", "login.paypal.evil.net", "evil.net"),
@@ -177,7 +179,8 @@ github.ibm.com gitlab.gnome.org gitlab.freedesktop.org bitbucket.example.org out
 office.example.com live.example.com zoom.example.edu minecraft.example.net wordpress.example.org
 docs.python-requests.org python-requests.org www.paypal-community.com mail.yahoo.co.uk
 uk.yahoo.com www.service.gov.uk mozilla.mirror.example.org ebay-kleinanzeigen.de paypal.netlify.app
-www.amazon.com.tr
+www.amazon.com.tr paypal-de.example.net google-is-down.example www.apple-tv-guide.com
+google-io.example.com spotify-ai.example.org www.x-com.example t-online.de telecom.net intercom.com
 """.split()
 
 #: Real domains that hold a brand's letters by chance: a substring rule would flag every one.

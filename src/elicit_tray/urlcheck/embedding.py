@@ -13,6 +13,7 @@ included) is a known site (:func:`known_sites`), nothing here warns (``gist.gith
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -94,26 +95,40 @@ def _registered(candidate: str) -> bool:
     return icann_psl().privatesuffix(candidate, accept_unknown=False) == candidate
 
 
-def _embedded_domain(words: list[str], spelled: Callable[[str], str | None]) -> str | None:
-    """The listed domain a run of ``words`` (Chromium's sweep: every start, 2 to 4 words)
-    reads as: a listed domain, one spelled like a listed one (``spelled(domain)``), or a
-    distinctive brand's name under a country's suffix (``paypal.de-login.net``,
-    ``amazon-co-jp.evil.net``; under a generic one it is a word: ``paypal-secure``)."""
+#: Suffixes a well-known domain is written into one word with (``paypalcom``, ``githubcom``).
+_JOINED_SUFFIXES = ("com", "net", "org")
+
+
+def _embedded_domain(inner: str, spelled: Callable[[str], str | None]) -> str | None:
+    """The listed domain the words of ``inner`` (the host without its public suffix, cut at
+    ``.`` and ``-``; Chromium's sweep: every start, 2 to 4 words) read as: a listed domain (one
+    whose name has one or two letters only when written with dots: ``x.com-login.net``, not
+    the game ``x-com``), one spelled like a listed one (``spelled(domain)``), a distinctive
+    brand's name followed by a dot and a country's suffix (``paypal.de-login.net``; with a
+    hyphen it is a word: ``google-is-down``, ``apple-tv-guide``), or a listed domain written as
+    one word (``paypalcom.evil.net``)."""
     names = brand_names()
+    parts = re.split(r"([.-])", inner)
+    words, seps = parts[::2], parts[1::2]
     for start in range(len(words)):
         for end in range(min(start + 4, len(words)), start + 1, -1):  # longest first: google.co.uk
             candidate = ".".join(words[start:end])
             if not _registered(candidate):
                 continue
-            if candidate in TOP_DOMAINS:
+            name, dotted = words[start], all(sep == "." for sep in seps[start : end - 1])
+            if candidate in TOP_DOMAINS and (dotted or len(name) > 2):  # x.com-login, not x-com
                 return candidate
             imitated = spelled(candidate)
             if imitated is not None:
                 return imitated
-            name, last = words[start], words[end - 1]
-            country = len(last) == 2 and last not in SIGN_IN_WORDS  # "apple-id": a sign-in word
+            country = dotted and len(words[end - 1]) == 2
             if country and name in names and name not in EVERYDAY_WORDS and name not in SELF_HOSTED:
                 return names[name]
+    for word in words:
+        for suffix in _JOINED_SUFFIXES:
+            domain = f"{word[: -len(suffix)]}.{suffix}"
+            if word.endswith(suffix) and len(word) > len(suffix) + 3 and domain in TOP_DOMAINS:
+                return domain
     return None
 
 
@@ -174,7 +189,7 @@ def embedded_imitation(
     suffix = icann_psl().publicsuffix(host) or ""
     inner = host[: -len(suffix) - 1] if suffix and host.endswith("." + suffix) else host
     words = inner.replace("-", ".").split(".")
-    embedded = _embedded_domain(words, spelled)
+    embedded = _embedded_domain(inner, spelled)
     if embedded is not None:
         return "target_embedding", embedded
     signed = any(word in SIGN_IN_WORDS for word in words)
