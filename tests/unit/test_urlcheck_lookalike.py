@@ -139,6 +139,25 @@ VARIANTS = [
         "https://login.pаypal.evil.net/",
         ("warn", (SUB, "idn_shown_as_punycode", "idn_mixed_script"), "paypal.com", "login.xn--pypal-4ve.evil.net"),
     ),
+    # a whole-script Cyrillic look-alike of apple (skeletons appie and apple): apple is the brand
+    (
+        "https://аррӏе.com-login.net/",
+        (
+            "warn",
+            (TARGET, "idn_shown_as_punycode", "idn_whole_script_confusable"),
+            "apple.com",
+            "xn--80ak6aa92e.com-login.net",
+        ),
+    ),
+    (
+        "https://login.аррӏе.evil.net/",
+        (
+            "warn",
+            (SUB, "idn_shown_as_punycode", "idn_whole_script_confusable"),
+            "apple.com",
+            "login.xn--80ak6aa92e.evil.net",
+        ),
+    ),
     # an internationalized word before the embedding changes nothing
     ("https://bücher-paypal-com.evil.net/", ("warn", (TARGET,), "paypal.com", "bücher-paypal-com.evil.net")),
     ("https://apple.com-verify.xn--p1ai/", ("warn", (TARGET,), "apple.com", "apple.com-verify.рф")),

@@ -10,7 +10,7 @@ import re
 import unicodedata
 
 from .data import TOP_DOMAINS, icann_psl, psl
-from .embedding import embedded_imitation, known_sites
+from .embedding import brand_names, embedded_imitation, known_sites
 from .idn import LABELS_TO_CHECK, idn_labels, shared_policy
 
 __all__ = [
@@ -137,9 +137,10 @@ def _folded(labels: list[str], decoded: list[str]) -> list[str]:
     folded = list(labels)
     for i in range(inner):
         if labels[i].startswith("xn--") and not decoded[i].isascii():
-            skeletons = sorted(s for s in shared_policy().skeletons(decoded[i]) if s.isascii())
-            if skeletons:
-                folded[i] = ascii_skeleton(skeletons[0])
+            skeletons = sorted(ascii_skeleton(s) for s in shared_policy().skeletons(decoded[i]) if s.isascii())
+            named = [s for s in skeletons if any(word in brand_names() for word in s.split("-"))]
+            if named or skeletons:  # аррӏе has the skeletons appie and apple: apple is a brand
+                folded[i] = (named or skeletons)[0]
     return folded
 
 
