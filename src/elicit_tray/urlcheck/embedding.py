@@ -21,11 +21,10 @@ from .data import TOP_DOMAINS, icann_psl, skeleton_top_domains
 
 __all__ = ["brand_names", "embedded_imitation", "known_sites"]
 
-#: A listed name that is also an everyday word, or the name of software that organisations run
-#: under their own domain (``gitlab.gnome.org``, ``github.ibm.com``, ``outlook.example.com``,
-#: ``minecraft.example.net``): as a word of a host it names no imitation by itself.  Written as
-#: a full domain (``outlook.com-login.net``, ``gitlab-com.evil.net``) it still does, and the
-#: names that are not in this set still do with a sign-in word (``login.github.evil.net``).
+#: A listed name that is also an everyday word (``office.example.com``, ``mail.yahoo.co.uk``,
+#: ``outlook.example.com``): as a word of a host it names no imitation, not even with a sign-in
+#: word.  Written as a full domain (``outlook.com-login.net``, ``live-com.evil.net``) it still
+#: does.
 EVERYDAY_WORDS = frozenset(
     """
     live office chrome windows force slack zoom notion canva asana target discover chase visa wise
@@ -168,17 +167,19 @@ def embedded_imitation(
     ``labels``: the host's labels (no trailing dot), ASCII ones as they are and each
     internationalized one replaced by its ASCII skeleton when it has one (``pаypal`` with a
     Cyrillic ``а`` -> ``paypal``); ``registrable``: the host's ASCII registrable domain (public
-    suffix list, private section included), or None.  ``spelled``: ``str -> str | None``, the listed domain a domain is spelled like.
+    suffix list, private section included), or None.  ``spelled``: ``str -> str | None``, the
+    listed domain a domain is spelled like.
 
     - ``target_embedding``: words (split at ``.`` and ``-``) read as a listed domain
       (``paypal.com-secure.net``, ``paypal-com.evil.net``, ``www-paypal-com.evil.net``,
       ``accounts.google.com-signin.net``, ``bbc-co-uk.evil.net``), spelled like one
-      (``paypa1-com.evil.net``) or a distinctive brand's name under any real suffix
-      (``paypal.de-login.net``).
-    - ``brand_in_subdomain``: a distinctive brand's name as a label left of the registrable
-      domain (``login.paypal.evil.net``, ``paypal.evil.net``), or any brand's name as a word
-      there with a sign-in word in the host (``login.github.evil.net``,
-      ``paypal-login.evil.net``).
+      (``paypa1-com.evil.net``), a distinctive brand's name with a dot and a country's suffix
+      (``paypal.de-login.net``) or a listed domain as one word (``paypalcom.evil.net``).
+    - ``brand_in_subdomain``: a distinctive brand's name (not in :data:`EVERYDAY_WORDS` or
+      :data:`SELF_HOSTED`) as a label left of the registrable domain
+      (``login.paypal.evil.net``, ``paypal.evil.net``), or a brand's name not in
+      :data:`EVERYDAY_WORDS` as a word there with a sign-in word in the host
+      (``login.github.evil.net``, ``paypal-login.evil.net``).
     - ``brand_in_name``: a brand's name with a sign-in word in the registrable domain's own
       name (``paypal-secure.com``, ``secure-paypal.com``, ``paypallogin.com``).
     """
