@@ -785,6 +785,18 @@
         <translation>يحتوي العنوان على اسم موقع معروف، لكنه يؤدي إلى موقع مختلف.</translation>
     </message>
     <message>
+        <source>The address spells out {domain} with dots or dashes, but it leads to a different site.</source>
+        <translation>يكتب العنوان {domain} بنقاط أو شرطات، لكنه يؤدي إلى موقع مختلف.</translation>
+    </message>
+    <message>
+        <source>The name of {domain} is only part of this address: it leads to a different site.</source>
+        <translation>اسم {domain} ليس سوى جزء من هذا العنوان: فهو يؤدي إلى موقع مختلف.</translation>
+    </message>
+    <message>
+        <source>The site name joins the name of {domain} with other words, but it is not that site.</source>
+        <translation>يجمع اسم الموقع بين اسم {domain} وكلمات أخرى، لكنه ليس ذلك الموقع.</translation>
+    </message>
+    <message>
         <source>The site name uses international characters that could be mistaken for other letters, so it is shown in its coded form.</source>
         <translation>يستخدم اسم الموقع أحرفًا دولية قد تُلتبس بأحرف أخرى، لذا يُعرض بصيغته المرمَّزة.</translation>
     </message>

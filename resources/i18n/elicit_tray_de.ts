@@ -785,6 +785,18 @@
         <translation>Die Adresse enthält den Namen einer bekannten Website, führt aber zu einer anderen.</translation>
     </message>
     <message>
+        <source>The address spells out {domain} with dots or dashes, but it leads to a different site.</source>
+        <translation>Die Adresse schreibt {domain} mit Punkten oder Bindestrichen aus, führt aber zu einer anderen Website.</translation>
+    </message>
+    <message>
+        <source>The name of {domain} is only part of this address: it leads to a different site.</source>
+        <translation>Der Name von {domain} ist nur ein Teil dieser Adresse: Sie führt zu einer anderen Website.</translation>
+    </message>
+    <message>
+        <source>The site name joins the name of {domain} with other words, but it is not that site.</source>
+        <translation>Der Website-Name verbindet den Namen von {domain} mit anderen Wörtern, ist aber nicht diese Website.</translation>
+    </message>
+    <message>
         <source>The site name uses international characters that could be mistaken for other letters, so it is shown in its coded form.</source>
         <translation>Der Website-Name verwendet internationale Zeichen, die mit anderen Buchstaben verwechselt werden könnten; er wird daher in seiner codierten Form angezeigt.</translation>
     </message>

@@ -376,7 +376,8 @@ def _ask(args: argparse.Namespace, socket_path: Path) -> int:
 
 
 def _check_url(args: argparse.Namespace) -> int:
-    from .urlcheck import REASONS, analyze_url
+    from .urlcheck import analyze_url
+    from .urlcheck.reasons import describe
 
     analysis = analyze_url(args.url)
     if args.json:
@@ -388,7 +389,7 @@ def _check_url(args: argparse.Namespace) -> int:
     if analysis.imitated_domain:
         print(f"looks like:         {analysis.imitated_domain} (a well-known site it is not)")
     for reason in analysis.reasons:
-        print(f"- {reason}: {REASONS.get(reason, '')}")
+        print(f"- {reason}: {describe(reason, analysis.imitated_domain)}")
     return 0
 
 

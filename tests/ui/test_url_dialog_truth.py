@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import Qt, QUrl
+import pytest
+from PySide6.QtCore import QLocale, Qt, QUrl
 from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument, QTextOption
 from PySide6.QtWidgets import QPlainTextEdit
 
 from elicit_tray.ui import presenter
-from elicit_tray.ui.url_dialog import LRI, PDI, ltr_isolated
+from elicit_tray.ui.i18n import install_translations
+from elicit_tray.ui.url_dialog import LRI, PDI, _describe_reason, ltr_isolated
+from elicit_tray.urlcheck import analyze_url
 from tests.ui.harness import Tray, shown_texts
 
 #: Characters that separate the parts of a URL (labels, path segments, query fields).
@@ -235,3 +238,61 @@ def test_system_browser_opens_only_what_qt_writes_back_unchanged(monkeypatch):
     ):
         assert presenter.system_browser(rejected_or_rewritten) is False
     assert len(opened) == 2
+
+
+# --- a look-alike names the site it imitates ----------------------------------------------------
+LOOK_ALIKES = [
+    (
+        "https://paypal.com-secure.net/login",
+        "The address spells out {domain} with dots or dashes, but it leads to a different site.",
+        "paypal.com",
+    ),
+    (
+        "https://login.paypal.evil.net/",
+        "The name of {domain} is only part of this address: it leads to a different site.",
+        "paypal.com",
+    ),
+    (
+        "https://github-login.info/",
+        "The site name joins the name of {domain} with other words, but it is not that site.",
+        "github.com",
+    ),
+    (
+        "https://githuh.com/",
+        "The site name looks almost identical to a well-known site. It looks like {domain}, but it is not that site.",
+        "github.com",
+    ),
+    (
+        "https://google.com.evil.net/",
+        "The address contains the name of a well-known site, but it leads to a different site. "
+        "It looks like {domain}, but it is not that site.",
+        "google.com",
+    ),
+]
+
+
+@pytest.mark.parametrize("url, sentence, imitated", LOOK_ALIKES)
+def test_the_warning_of_a_look_alike_names_the_site_it_imitates(aio, url, sentence, imitated):
+    tray, channel, dialog = _dialog(aio, url)
+    warning = sentence.replace("{domain}", ltr_isolated(imitated))
+    assert dialog.warnings == [warning]
+    assert warning in shown_texts(dialog)
+    assert dialog.open_button.isEnabled()
+    tray.disconnect(channel)
+
+
+def test_the_look_alike_warning_names_the_site_in_german_and_arabic(aio):
+    try:
+        install_translations(QLocale("de_DE"))
+        analysis = analyze_url("https://paypal-com.evil.net/")
+        assert _describe_reason("target_embedding", analysis) == (
+            f"Die Adresse schreibt {ltr_isolated('paypal.com')} mit Punkten oder Bindestrichen aus, "
+            "führt aber zu einer anderen Website."
+        )
+        install_translations(QLocale("ar_EG"))
+        analysis = analyze_url("https://login.paypal.evil.net/")
+        assert _describe_reason("brand_in_subdomain", analysis) == (
+            f"اسم {ltr_isolated('paypal.com')} ليس سوى جزء من هذا العنوان: فهو يؤدي إلى موقع مختلف."
+        )
+    finally:
+        install_translations(QLocale("en_US"))

@@ -342,7 +342,9 @@ def test_a_swap_of_neighbours_is_a_typo_and_a_letter_added_at_either_end_is_not(
         ("https://amazno.com/", "amazon.com"),
         ("https://example.com/", None),
         ("https://google.com/", None),
-        ("https://google.com.evil.example/", None),  # an embedding names no single imitation
+        ("https://google.com.evil.example/", "google.com"),  # an embedding names the domain embedded
+        ("https://goog1e.com.evil.example/", "google.com"),  # ... the one it is spelled like
+        ("https://paypal.com-secure.net/", "paypal.com"),
     ],
 )
 def test_a_look_alike_names_the_well_known_domain_it_imitates(url, imitated):
@@ -358,7 +360,8 @@ def test_check_url_names_the_site_a_look_alike_imitates(capsys):
         "display host:       www.paypai.com\n"
         "registrable domain: paypai.com\n"
         "looks like:         paypal.com (a well-known site it is not)\n"
-        "- lookalike_top_domain: The site name looks almost identical to a well-known site.\n"
+        "- lookalike_top_domain: The site name looks almost identical to a well-known site. "
+        "It looks like paypal.com, but it is not that site.\n"
     )
     assert cli_main(["check-url", "--json", "https://www.paypai.com/signin"]) == 0
     assert capsys.readouterr().out == (

@@ -19,7 +19,8 @@ from PySide6.QtGui import QFont, QFontMetricsF, QResizeEvent, QShowEvent, QTextD
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QWidget
 
 from ..request import Accepted, UrlRequest
-from ..urlcheck import REASONS, UrlAnalysis, visible_url
+from ..urlcheck import UrlAnalysis, visible_url
+from ..urlcheck.reasons import describe
 from .base import ARM_DELAY_MS, ElicitationDialog, plain_label, warning_label
 from .i18n import translate
 
@@ -211,13 +212,8 @@ class _HostLabel(QLabel):
 
 def _describe_reason(reason: str, analysis: UrlAnalysis) -> str:
     """The plain-words sentence of a reason id, in the user's language (context "UrlReasons");
-    a look-alike also names the well-known site it imitates."""
-    text = translate("UrlReasons", REASONS[reason]) if reason in REASONS else reason
-    if reason == "lookalike_top_domain" and analysis.imitated_domain:
-        text += " " + translate("UrlReasons", "It looks like {domain}, but it is not that site.").format(
-            domain=ltr_isolated(analysis.imitated_domain)
-        )
-    return text
+    a look-alike also names the well-known site it imitates (:func:`.urlcheck.reasons.describe`)."""
+    return describe(reason, analysis.imitated_domain, lambda text: translate("UrlReasons", text), isolate=ltr_isolated)
 
 
 class UrlDialog(ElicitationDialog):

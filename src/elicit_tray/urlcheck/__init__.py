@@ -12,7 +12,8 @@ The rooms of the package (no module here imports Qt)::
     analysis   analyze_url, UrlAnalysis: the one place that decides
       |-- reasons  REASON_TABLE: each reason's id, severity (refuse/warn) and sentence
       |-- chars    characters refused anywhere in a URL; visible_url
-      |-- hosts    IP literals, domain-name reasons, registrable domain
+      |-- hosts    IP literals, domain-name reasons, registrable domain, typos
+      |     |-- embedding  a well-known site's name written into another host
       |     '-- idn    Chromium's IDN display policy on ICU (loaded on first use)
       |-- href     the href written the way QUrl writes it back
       '-- data     every resources/data file and the public suffix list, loaded here only

@@ -44,8 +44,9 @@ class UrlAnalysis:
     scheme: str | None
     ascii_host: str | None
     unicode_host: str | None
-    #: With ``lookalike_top_domain``: the well-known domain this site's is spelled like or a
-    #: typo of (``paypal.com`` for ``paypai.com``), else None. Not part of :meth:`to_json`.
+    #: With a reason whose row ``names_site`` (``lookalike_top_domain``, the embeddings): the
+    #: well-known domain imitated (``paypal.com`` for ``paypai.com`` or
+    #: ``paypal.com-secure.net``), else None. Not part of :meth:`to_json`.
     imitated_domain: str | None = None
 
     def to_json(self) -> dict[str, Any]:

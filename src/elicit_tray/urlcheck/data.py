@@ -2,7 +2,9 @@
 suffix list are loaded here and nowhere else.
 
 - ``top_domains.txt``: the brand list (ASCII/Punycode registrable domains) behind
-  ``subdomain_embeds_domain``; it also takes part in the look-alike (skeleton) match.
+  ``subdomain_embeds_domain``, the typos of ``lookalike_top_domain`` and the brand names of
+  ``target_embedding``, ``brand_in_subdomain`` and ``brand_in_name``; it also takes part in the
+  look-alike (skeleton) match.
 - ``chromium_top_domains.txt``: Chromium's top bucket, for the skeleton match only.
 - ``whole_script_confusables.txt``: Chromium's whole-script confusable table (tab separated).
 - ``chromium_idn_cases.tsv``: Chromium's IDN test vectors (test data; not in the wheel).

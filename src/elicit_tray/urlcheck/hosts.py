@@ -9,8 +9,9 @@ import ipaddress
 import re
 import unicodedata
 
-from .data import TOP_DOMAINS, icann_psl, psl, skeleton_top_domains
-from .idn import LABELS_TO_CHECK, idn_labels
+from .data import TOP_DOMAINS, icann_psl, psl
+from .embedding import brand_names, embedded_imitation, known_sites
+from .idn import LABELS_TO_CHECK, idn_labels, shared_policy
 
 __all__ = [
     "ascii_skeleton",
@@ -100,19 +101,47 @@ def host_reasons(raw_host: str, ascii_host: str, reasons: list[str], hosts: dict
         suffix = psl().privatesuffix(name)
         if suffix:
             registrable = ".".join(shown[-(suffix.count(".") + 1) :])
-        if embeds_top_domain(labels, suffix):
-            reasons.append("subdomain_embeds_domain")
-        elif suffix and suffix.isascii():
-            imitated = imitated_by_spelling(suffix) or imitated_by_typo(suffix)
-            if imitated is not None:  # the site itself: goog1e.com, paypai.com
-                reasons.append("lookalike_top_domain")
-                hosts["imitated_domain"] = imitated
+        found = _imitation(labels, decoded, suffix)
+        if found is not None:
+            reasons.append(found[0])
+            hosts["imitated_domain"] = found[1]
     hosts.update(
         display_host=".".join(shown) + ("." if trailing else ""),
         registrable_domain=registrable,
         unicode_host=unicode_name + ("." if trailing else ""),
     )
     return loopback
+
+
+def _imitation(labels: list[str], decoded: list[str], registrable: str | None) -> tuple[str, str] | None:
+    """``(reason id, imitated well-known domain)`` for a host that imitates one, else None:
+    ``subdomain_embeds_domain``, ``lookalike_top_domain`` (its registrable domain spelled like
+    or a typo of a listed one), then the embeddings of :func:`.embedding.embedded_imitation`.
+    ``labels``: ASCII labels, ``decoded``: the same labels in Unicode, ``registrable``: the
+    ASCII registrable domain (private section included) or None."""
+    embedded = embeds_top_domain(labels, registrable)
+    if embedded is not None:
+        return "subdomain_embeds_domain", embedded
+    if registrable and registrable.isascii():
+        imitated = imitated_by_spelling(registrable) or imitated_by_typo(registrable)
+        if imitated is not None:  # the site itself: goog1e.com, paypai.com, githuh.com
+            return "lookalike_top_domain", imitated
+    return embedded_imitation(_folded(labels, decoded), registrable, imitated_by_spelling)
+
+
+def _folded(labels: list[str], decoded: list[str]) -> list[str]:
+    """``labels`` with each internationalized label left of the public suffix replaced by its
+    ASCII skeleton, if it has one (``xn--pypal-4ve`` for ``pаypal`` -> ``paypal``)."""
+    suffix = icann_psl().publicsuffix(".".join(labels)) or ""
+    inner = len(labels) - (suffix.count(".") + 1 if suffix else 0)
+    folded = list(labels)
+    for i in range(inner):
+        if labels[i].startswith("xn--") and not decoded[i].isascii():
+            skeletons = sorted(ascii_skeleton(s) for s in shared_policy().skeletons(decoded[i]) if s.isascii())
+            named = [s for s in skeletons if any(word in brand_names() for word in s.split("-"))]
+            if named or skeletons:  # аррӏе has the skeletons appie and apple: apple is a brand
+                folded[i] = (named or skeletons)[0]
+    return folded
 
 
 #: UTS 39 confusables among the characters of an ASCII host name (confusables.txt: ``0`` -> O,
@@ -187,6 +216,26 @@ def imitated_by_spelling(domain: str) -> str | None:
 #: folds): one replacing the other is a typo worth a warning, any other replacement is not.
 _LOOK_ALIKE_LETTERS = frozenset({frozenset("il"), frozenset("gq"), frozenset("uv"), frozenset("ij")})
 
+
+def _qwerty_neighbours() -> frozenset[frozenset[str]]:
+    """Pairs of letters next to each other on a QWERTY keyboard, in a row or diagonally
+    between rows (``q``-``w``, ``q``-``a``, ``w``-``a``, ``b``-``h``, ``n``-``m``)."""
+    rows = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+    pairs = set()
+    for r, row in enumerate(rows):
+        for c, key in enumerate(row):
+            if c + 1 < len(row):
+                pairs.add(frozenset((key, row[c + 1])))
+            if r + 1 < len(rows):  # the row below is shifted half a key right
+                below = rows[r + 1]
+                pairs.update(frozenset((key, below[j])) for j in (c - 1, c) if 0 <= j < len(below))
+    return frozenset(pairs)
+
+
+#: Keys a finger slips to: one replacing the other anywhere but the first letter is a typo
+#: (``githuh``, ``paupal``, ``amazom``); the first letter makes another word (``hoogle``).
+_KEYBOARD_NEIGHBOURS = _qwerty_neighbours()
+
 #: Suffixes one slip away from ``com`` that typo-squatters register a well-known name under
 #: (``paypal.cm``, ``amazon.om``, ``google.con``).
 _COM_TYPOS = frozenset({"cm", "om", "con", "cmo", "ocm", "co.com"})
@@ -196,18 +245,21 @@ _REAL_NEIGHBOURS = frozenset({"loews.com", "revolt.com"})
 
 
 def _typo_of(name: str, top: str) -> bool:
-    """Whether ``name`` is ``top`` (both skeletons) with one slip a reader may not see: a
-    look-alike letter for another (``paypai``, ``lnstagram``), a letter doubled or a double
-    undone (``gooogle``, ``twiter``), a letter or a hyphen missing or added inside the name
-    (``yotube``, ``pay-pal``), two neighbours swapped (``amazno``). A different first or last
-    letter, or a letter added at either end, makes another word (``stripes``, ``forge``,
-    ``europe``), not a typo."""
+    """Whether ``name`` is ``top`` (skeletons, or both as typed) with one slip a reader or a
+    finger makes: a look-alike letter for another (``paypai``, ``lnstagram``), the key next to
+    it on a QWERTY keyboard anywhere but the first letter (``githuh``, ``paupal``, ``amazom``),
+    a letter doubled or a double undone (``gooogle``, ``twiter``), a letter or a hyphen missing
+    or added inside the name (``yotube``, ``pay-pal``), two neighbours swapped (``amazno``).
+    Any other letter replacing the first or the last, a different first key, or a letter added
+    or left out at either end makes another word (``stripes``, ``forge``, ``hoogle``,
+    ``window``), not a typo."""
     if name == top:
         return False
     if len(name) == len(top):
         diff = [i for i, (x, y) in enumerate(zip(name, top, strict=True)) if x != y]
         if len(diff) == 1:
-            return frozenset((name[diff[0]], top[diff[0]])) in _LOOK_ALIKE_LETTERS
+            pair = frozenset((name[diff[0]], top[diff[0]]))
+            return pair in _LOOK_ALIKE_LETTERS or (diff[0] > 0 and pair in _KEYBOARD_NEIGHBOURS)
         return (
             len(diff) == 2
             and diff[1] == diff[0] + 1
@@ -232,12 +284,12 @@ def imitated_by_typo(domain: str) -> str | None:
     """The listed well-known domain the ASCII registrable ``domain`` (not a listed or otherwise
     well-known site) is a typo of, or None: a listed domain whose name has at least
     :data:`_MIN_IMITATED_NAME` characters, with the same suffix and a name ``domain``'s is
-    :func:`_typo_of` (skeletons compared: ``paypai.com``, ``gooogle.com``, ``linkedln.com``,
-    ``amazno.com``, ``pay-pal.com``), or the listed name under a suffix one slip from ``com``
-    (``paypal.cm``). Modelled on Chromium's edit-distance lookalike check (docs/url-safety.md),
+    :func:`_typo_of` (skeletons compared, then the names as typed: ``paypai.com``,
+    ``gooogle.com``, ``linkedln.com``, ``amazno.com``, ``pay-pal.com``, ``githuh.com``,
+    ``ifloud.com``), or the listed name under a suffix one slip from ``com`` (``paypal.cm``). Modelled on Chromium's edit-distance lookalike check (docs/url-safety.md),
     narrowed to the slips a reader misses, since a consent dialog has no list of the ten
     thousand sites Chromium knows to be real."""
-    if domain in TOP_DOMAINS or domain in _REAL_NEIGHBOURS or domain in _known_sites():
+    if domain in TOP_DOMAINS or domain in _REAL_NEIGHBOURS or domain in known_sites():
         return None
     name, _, suffix = domain.partition(".")
     if len(name) < _MIN_IMITATED_NAME - 1:
@@ -249,23 +301,13 @@ def imitated_by_typo(domain: str) -> str | None:
         top_name, _, top_suffix = top_skeleton.partition(".")
         if top_suffix == suffix_skeleton and _typo_of(name_skeleton, top_name):
             return top
+        if top.endswith("." + suffix) and _typo_of(name, top.partition(".")[0]):
+            return top  # as typed: the skeleton of icloud (idoud) hides the slip of ifloud
     return None
 
 
-_KNOWN_SITES: frozenset[str] | None = None
-
-
-def _known_sites() -> frozenset[str]:
-    """Every domain of the skeleton match's lists (:func:`.data.skeleton_top_domains`): real,
-    widely visited sites, never called a typo of another."""
-    global _KNOWN_SITES
-    if _KNOWN_SITES is None:
-        _KNOWN_SITES = frozenset(skeleton_top_domains())
-    return _KNOWN_SITES
-
-
-def embeds_top_domain(labels: list[str], registrable: str | None) -> bool:
-    """Whether a listed well-known domain appears in the host followed by more labels, outside
+def embeds_top_domain(labels: list[str], registrable: str | None) -> str | None:
+    """The listed well-known domain that appears in the host followed by more labels, outside
     of its owner's reach: a look-alike (``subdomain_embeds_domain``).
 
     ``labels`` are the ASCII labels of the host (no trailing dot), ``registrable`` its
@@ -278,7 +320,8 @@ def embeds_top_domain(labels: list[str], registrable: str | None) -> bool:
     ``amazon.co.uk``): not a look-alike.  ``D`` equal to the host's own registrable domain
     (``google.com.google.com``) is not one either.  A domain spelled with look-alike characters
     (``goog1e.com.evil.example``, ``rnicrosoft.com.evil.example``: :func:`ascii_skeleton`) counts
-    as the domain it imitates.  Notes section 2.2 (target embedding).
+    as the domain it imitates.  None when there is no such occurrence.  docs/url-safety.md
+    (``subdomain_embeds_domain``).
     """
     icann = icann_psl().privatesuffix(".".join(labels))
     icann_start = len(labels) - (icann.count(".") + 1) if icann else 0
@@ -287,6 +330,11 @@ def embeds_top_domain(labels: list[str], registrable: str | None) -> bool:
             if i + k >= len(labels):
                 break
             domain = ".".join(labels[i : i + k])
-            if domain != registrable and (domain in TOP_DOMAINS or imitated_by_spelling(domain) is not None):
-                return True
-    return False
+            if domain == registrable:
+                continue
+            if domain in TOP_DOMAINS:
+                return domain
+            imitated = imitated_by_spelling(domain)
+            if imitated is not None:
+                return imitated
+    return None

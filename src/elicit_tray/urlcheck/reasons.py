@@ -11,13 +11,24 @@ This module must not import Qt.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 from ..translation_marks import QT_TRANSLATE_NOOP
 
-__all__ = ["REASONS", "REASON_TABLE", "Reason", "SEVERITY", "Severity", "Verdict", "in_report_order", "verdict"]
+__all__ = [
+    "LOOKS_LIKE",
+    "REASONS",
+    "REASON_TABLE",
+    "Reason",
+    "SEVERITY",
+    "Severity",
+    "Verdict",
+    "describe",
+    "in_report_order",
+    "verdict",
+]
 
 # No "#:" comment comes before the table: lupdate would hand it to translators as the first
 # sentence's comment.  Attributes are documented by the string after them instead.
@@ -29,11 +40,17 @@ Verdict = Literal["ok", "warn", "refuse"]
 
 @dataclass(frozen=True)
 class Reason:
-    """One row of :data:`REASON_TABLE`: a stable ``id``, its ``severity`` and its ``sentence``."""
+    """One row of :data:`REASON_TABLE`: a stable ``id``, its ``severity`` and its ``sentence``.
+
+    ``names_site``: the reason comes with the well-known site imitated
+    (``UrlAnalysis.imitated_domain``); :func:`describe` names it, in the sentence's ``{domain}``
+    or, for a sentence without one, in :data:`LOOKS_LIKE` added after it.
+    """
 
     id: str
     severity: Severity
     sentence: str
+    names_site: bool = False
 
 
 REFUSE: Severity = "refuse"
@@ -110,6 +127,31 @@ REASON_TABLE: tuple[Reason, ...] = (
         QT_TRANSLATE_NOOP(
             "UrlReasons", "The address contains the name of a well-known site, but it leads to a different site."
         ),
+        names_site=True,
+    ),
+    Reason(
+        "target_embedding",
+        WARN,
+        QT_TRANSLATE_NOOP(
+            "UrlReasons", "The address spells out {domain} with dots or dashes, but it leads to a different site."
+        ),
+        names_site=True,
+    ),
+    Reason(
+        "brand_in_subdomain",
+        WARN,
+        QT_TRANSLATE_NOOP(
+            "UrlReasons", "The name of {domain} is only part of this address: it leads to a different site."
+        ),
+        names_site=True,
+    ),
+    Reason(
+        "brand_in_name",
+        WARN,
+        QT_TRANSLATE_NOOP(
+            "UrlReasons", "The site name joins the name of {domain} with other words, but it is not that site."
+        ),
+        names_site=True,
     ),
     Reason(
         "idn_shown_as_punycode",
@@ -140,6 +182,7 @@ REASON_TABLE: tuple[Reason, ...] = (
         "lookalike_top_domain",
         WARN,
         QT_TRANSLATE_NOOP("UrlReasons", "The site name looks almost identical to a well-known site."),
+        names_site=True,
     ),
     Reason(
         "idn_disallowed_character",
@@ -169,6 +212,42 @@ report order."""
 SEVERITY: dict[str, Severity] = {r.id: r.severity for r in REASON_TABLE}
 """Stable reason id -> its severity."""
 _ORDER = {r.id: i for i, r in enumerate(REASON_TABLE)}
+_ROWS = {r.id: r for r in REASON_TABLE}
+
+LOOKS_LIKE = QT_TRANSLATE_NOOP("UrlReasons", "It looks like {domain}, but it is not that site.")
+"""Added after the sentence of a ``names_site`` row without ``{domain}`` (untranslated)."""
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def describe(
+    reason: str,
+    imitated: str | None,
+    translate: Callable[[str], str] = _same,
+    isolate: Callable[[str], str] = _same,
+) -> str:
+    """The sentence a reader is shown for ``reason``, naming the well-known site ``imitated``
+    (a domain such as ``"paypal.com"``, or None) when its row ``names_site``.
+
+    ``translate`` maps an untranslated sentence to the reader's language (context
+    ``UrlReasons``), ``isolate`` wraps the domain for display (the dialog isolates it as
+    left-to-right text).  Without ``imitated`` a sentence with ``{domain}`` falls back to the
+    ``subdomain_embeds_domain`` sentence, which names no site.  An id not in the table is
+    returned as it is.  Never raises.
+    """
+    row = _ROWS.get(reason)
+    if row is None:
+        return reason
+    if row.names_site and imitated:
+        domain = isolate(imitated)
+        if "{domain}" in row.sentence:
+            return translate(row.sentence).replace("{domain}", domain)
+        return translate(row.sentence) + " " + translate(LOOKS_LIKE).replace("{domain}", domain)
+    if "{domain}" in row.sentence:
+        return translate(_ROWS["subdomain_embeds_domain"].sentence)
+    return translate(row.sentence)
 
 
 def in_report_order(reasons: Iterable[str]) -> tuple[str, ...]:
