@@ -26,7 +26,6 @@ from __future__ import annotations
 import math
 import os
 import signal
-import stat
 import sys
 import time
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ from anyio.abc import Process
 
 from ..paths import PrivateFileRefused, open_private_append
 from .core import AskTray, CancelTray, CompleteTray, Identity, ToHost, ToServer, TrayAnswer, WrapCore
+from .pipes import CHUNK, End, LineSplitter
 from .procs import Tree, become_subreaper
 
 __all__ = [
@@ -61,48 +61,6 @@ DRAIN_MAX_S = 2.0
 POLL_S = 0.05
 #: Seconds a tray reachability probe stays valid.
 PROBE_INTERVAL_S = 1.0
-_CHUNK = 1 << 20
-
-
-class LineSplitter:
-    """Splits a byte stream into lines *with* their ``\\n`` (no length limit). ``feed(chunk) ->
-    list[bytes | bytearray]``; ``rest()`` returns the unterminated tail at EOF (``b""`` if none).
-
-    Memory (README "Memory"): a line inside one chunk is a slice of it; a line that spans
-    chunks grows in one ``bytearray`` (no list of parts, no join) and is handed out as that
-    ``bytearray`` itself, so a line is held once while it is read."""
-
-    def __init__(self) -> None:
-        self._buf = bytearray()
-
-    def _take(self) -> bytes | bytearray:
-        line, self._buf = self._buf, bytearray()
-        return line
-
-    def feed(self, chunk: bytes) -> list[bytes | bytearray]:
-        nl = chunk.find(b"\n")
-        if nl < 0:
-            self._buf += chunk
-            return []
-        lines: list[bytes | bytearray] = []
-        if self._buf:
-            self._buf += memoryview(chunk)[: nl + 1]
-            lines.append(self._take())
-        else:
-            lines.append(chunk[: nl + 1])
-        start = nl + 1
-        while True:
-            nl = chunk.find(b"\n", start)
-            if nl < 0:
-                break
-            lines.append(chunk[start : nl + 1])
-            start = nl + 1
-        if start < len(chunk):
-            self._buf += memoryview(chunk)[start:]
-        return lines
-
-    def rest(self) -> bytes | bytearray:
-        return self._take() if self._buf else b""
 
 
 def exit_status(returncode: int) -> int:
@@ -110,85 +68,14 @@ def exit_status(returncode: int) -> int:
     return 128 - returncode if returncode < 0 else returncode
 
 
-def _is_stream(fd: int) -> bool:
-    try:
-        mode = os.fstat(fd).st_mode
-    except OSError:
-        return False
-    return os.name == "posix" and (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode))
-
-
-class _End:
-    """One end of a pipe, socket, file or terminal: read (``in``) or written (``out``);
-    non-blocking through ``anyio.wait_readable``/``wait_writable`` where it is a pipe or a socket,
-    else a worker thread / plain writes. Writes go out of the caller's buffer (no copy)."""
-
-    def __init__(self, fd: int):
-        self.fd = fd
-        self.is_async = _is_stream(fd)
-        self._blocking: bool | None = None
-        self.closed = False
-        if self.is_async:
-            self._blocking = os.get_blocking(fd)
-            os.set_blocking(fd, False)
-
-    def restore(self) -> None:
-        """Put the descriptor back in the blocking mode it had (the host's, not ours)."""
-        if self._blocking is not None and not self.closed:
-            try:
-                os.set_blocking(self.fd, self._blocking)
-            except OSError:
-                pass
-
-    def close(self) -> None:
-        """Close the descriptor (tasks waiting on it are woken with ``ClosedResourceError``)."""
-        if not self.closed:
-            self.closed = True
-            if self.is_async:
-                anyio.notify_closing(self.fd)
-            os.close(self.fd)
-
-    async def read(self) -> bytes:
-        """Up to ``_CHUNK`` bytes; ``b""`` at EOF or once closed."""
-        if not self.is_async:
-            return await anyio.to_thread.run_sync(os.read, self.fd, _CHUNK, abandon_on_cancel=True)
-        while not self.closed:
-            try:
-                return os.read(self.fd, _CHUNK)
-            except BlockingIOError:
-                try:
-                    await anyio.wait_readable(self.fd)
-                except anyio.ClosedResourceError:
-                    break
-            except OSError:  # a reset socket, or closed meanwhile: the end of the stream
-                break
-        return b""
-
-    async def write(self, data: bytes | bytearray) -> None:
-        """All of ``data``. Raises OSError when the other side is gone or the end is closed."""
-        if self.closed:
-            raise BrokenPipeError("closed")
-        view = memoryview(data)
-        while view:
-            try:
-                written = os.write(self.fd, view)
-            except BlockingIOError:
-                try:
-                    await anyio.wait_writable(self.fd)
-                except anyio.ClosedResourceError:
-                    raise BrokenPipeError("closed") from None
-                continue
-            view = view[written:]
-
-
 @dataclass
 class _Ends:
     """The four pipe ends the shell uses: the host's stdin/stdout, the server's stdin/stdout."""
 
-    host_in: _End
-    host_out: _End
-    server_in: _End
-    server_out: _End
+    host_in: End
+    host_out: End
+    server_in: End
+    server_out: End
 
     def restore(self) -> None:
         for end in (self.host_in, self.host_out):
@@ -223,6 +110,7 @@ class _Shell:
         self.host_gone = False
         self.exited_at: float | None = None  # anyio clock, when the server exited
         self.read_scope: anyio.CancelScope | None = None
+        self.done = anyio.Event()  # set when the proxy may exit
 
     # -- output ------------------------------------------------------------------------------
 
@@ -411,13 +299,17 @@ class _Shell:
             self.read_scope.deadline = self.exited_at + DRAIN_IDLE_S
 
     async def shutdown(self, *, close_first: bool) -> None:
-        """§2.6: (host EOF) close the child's stdin and wait; then :meth:`terminate`."""
+        """§2.6 "Ending": (host gone) close the child's stdin and wait; then :meth:`terminate`,
+        and end the proxy even if a write to the host never completes (a host that stopped
+        reading)."""
         if close_first:
-            async with self.server_lock:
-                self.ends.server_in.close()
+            self.ends.server_in.close()  # not under server_lock: a write the server never reads holds it
             with anyio.move_on_after(SHUTDOWN_GRACE_S):
                 await self.process.wait()
         await self.terminate()
+        with anyio.move_on_after(DRAIN_MAX_S + DRAIN_IDLE_S):
+            await self.done.wait()
+        self.done.set()
 
     def _everything_gone(self) -> bool:
         return self.process.returncode is not None and (self.tree is None or not self.tree.living())
@@ -441,7 +333,13 @@ class _Shell:
         signals = [s for s in (signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", None)) if s is not None]
         with anyio.open_signal_receiver(*signals) as received:
             async for _sig in received:
-                self.tg.start_soon(self.terminate)
+                self.tg.start_soon(lambda: self.shutdown(close_first=False))
+
+    async def _relay_then_end(self) -> None:
+        await self.pump_server()
+        await self.process.wait()
+        await self.terminate()  # what the server left behind
+        self.done.set()
 
     async def run(self) -> int:
         async with anyio.create_task_group() as tg:
@@ -450,12 +348,12 @@ class _Shell:
             tg.start_soon(self.watch_server)
             if os.name == "posix":
                 tg.start_soon(self.watch_signals)
-            await self.pump_server()
-            returncode = await self.process.wait()
-            await self.terminate()  # what the server left behind
+            tg.start_soon(self._relay_then_end)
+            await self.done.wait()
             self.stopping = True
             tg.cancel_scope.cancel()
-        return exit_status(returncode)
+        returncode = self.process.returncode
+        return exit_status(returncode) if returncode is not None else 128 + getattr(signal, "SIGKILL", 9)
 
 
 def _joined(parts: list[bytes | bytearray]) -> bytes | bytearray:
@@ -562,7 +460,7 @@ async def run_wrap(
         core.identity = Identity(tuple(argv), os.getpid(), process.pid)
         tree = Tree(process.pid, tree_root) if tree_root is not None else None
         try:
-            ends = _Ends(_End(in_fd), _End(out_fd), _End(server_in), _End(server_out))
+            ends = _Ends(End(in_fd), End(out_fd), End(server_in), End(server_out))
             try:
                 return await _Shell(core, process, ends, socket_path=socket_path, wire_log=log, tree=tree).run()
             finally:
@@ -580,7 +478,7 @@ def _grow_pipe(fd: int) -> None:
     try:
         import fcntl
 
-        fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), _CHUNK)
+        fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), CHUNK)
     except (ImportError, OSError):
         pass
 
