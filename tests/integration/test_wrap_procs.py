@@ -161,3 +161,27 @@ def test_a_signal_ends_wrap_even_while_the_host_does_not_read_its_stdout(scratch
     finally:
         finish(proc, timer)
     assert marked(marker) == []
+
+
+def _zombie_children(pid: int) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] == b"Z" and int(fields[1]) == pid:
+            found.append(int(name))
+    return found
+
+
+def test_orphans_that_end_during_the_session_are_reaped_at_once(scratch, marker):
+    # ten double-forked children end at once; as orphans they are wrap's children, not zombies of it
+    script = "for i in 1 2 3 4 5 6 7 8 9 10; do (sh -c 'exit 0' &); done; echo ready; exec sleep $M"
+    proc, timer = start(scratch, script, marker, 1)
+    try:
+        wait_for(lambda: _zombie_children(proc.pid) == [], "no zombie children of wrap", timeout=10)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert finish(proc, timer) == (128 + signal.SIGTERM, b"")

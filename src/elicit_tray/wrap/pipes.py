@@ -115,6 +115,9 @@ class End:
         """All of ``data``. Raises OSError when the other side is gone or the end is closed."""
         if self.closed:
             raise BrokenPipeError("closed")
+        if not self.is_async and os.name != "posix":  # pragma: no cover - Windows pipes
+            await anyio.to_thread.run_sync(_write_all, self.fd, data)
+            return
         view = memoryview(data)
         while view:
             try:
@@ -126,3 +129,9 @@ class End:
                     raise BrokenPipeError("closed") from None
                 continue
             view = view[written:]
+
+
+def _write_all(fd: int, data: bytes | bytearray) -> None:  # pragma: no cover - Windows pipes
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]

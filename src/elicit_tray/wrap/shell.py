@@ -335,6 +335,15 @@ class _Shell:
             async for _sig in received:
                 self.tg.start_soon(lambda: self.shutdown(close_first=False))
 
+    async def reap_orphans(self) -> None:
+        """Reap, as they end, the orphans of the server's tree the proxy inherited as a child
+        subreaper (each would stay a zombie of ours until the end otherwise)."""
+        assert self.tree is not None
+        with anyio.open_signal_receiver(signal.SIGCHLD) as received:
+            self.tree.living()  # those that ended before the receiver was there
+            async for _sig in received:
+                self.tree.living()  # reaps our zombie children on the way
+
     async def _relay_then_end(self) -> None:
         await self.pump_server()
         await self.process.wait()
@@ -348,6 +357,8 @@ class _Shell:
             tg.start_soon(self.watch_server)
             if os.name == "posix":
                 tg.start_soon(self.watch_signals)
+            if self.tree is not None:
+                tg.start_soon(self.reap_orphans)
             tg.start_soon(self._relay_then_end)
             await self.done.wait()
             self.stopping = True
