@@ -116,3 +116,28 @@ def test_a_line_across_chunks_is_one_buffer_and_the_rest_stays_apart():
     assert splitter.rest() == b"b" and splitter.rest() == b""
     single = b"one\n"
     assert splitter.feed(single)[0] is single  # a whole chunk that is one line: no copy
+
+
+@pytest.mark.parametrize(
+    ("schema", "asks"),
+    [
+        (b'{"type":"object"}', True),
+        (b'{"type":"object","x":1,"x":2}', False),  # a duplicate key deep inside: not one the proxy may act on
+        (b'{"type":"object","x":"\xff"}', False),  # invalid UTF-8 in a member the scan skips
+    ],
+)
+def test_a_line_the_proxy_acts_on_is_checked_in_full(schema, asks):
+    c = WrapCore("complement", id_prefix="P-")
+    init = (
+        b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}\n'
+    )
+    (declared,) = c.feed_host(init)
+    assert isinstance(declared, ToServer) and b'"elicitation":{"form":{},"url":{}}' in declared.data
+    line = (
+        b'{"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"mode":"form","message":"m",'
+        b'"requestedSchema":' + schema + b"}}\n"
+    )
+    (action,) = c.feed_server(line)
+    assert (type(action).__name__, getattr(action, "data", None) is line) == (
+        ("AskTray", False) if asks else ("ToHost", True)
+    )

@@ -403,9 +403,9 @@ class WrapCore:
         if watch is not None and watch.state == "sent":
             return self._watched_response(line, msg, watch, key, retry=False)
         if "url" in self.owned_legacy and msg.get("error", "code") == -32042:
-            error = msg.get("error", limit=None)  # acted on: the elicitations it names
-            if isinstance(error, dict):
-                return self._url_required(line, error)
+            full = parse_object(line)  # acted on: parsed (and checked) in full
+            if full is not None and isinstance(full.get("error"), dict):
+                return self._url_required(line, full["error"])
         return [ToHost(line)]
 
     def _url_required(self, line: Line, error: dict[str, Any]) -> list[Action]:
@@ -436,6 +436,8 @@ class WrapCore:
                     params = msg.get(*request, "params", limit=None)  # acted on: decoded whole
                     if isinstance(params, dict):
                         owned_keys[name] = params
+        if owned_keys and parse_object(line) is None:  # acted on: the whole line must be valid
+            owned_keys = {}
         if not owned_keys:  # final, or nothing the proxy owns: to the host under its own id
             del self._watch[host_key]
             if not retry:
