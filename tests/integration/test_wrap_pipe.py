@@ -192,3 +192,28 @@ def test_every_policy_is_accepted(scratch, policy):
         [sys.executable, "-m", "elicit_tray", "wrap", "--policy", policy, "--", "cat"], b'{"a":1}\n', env_for(scratch)
     )
     assert done.returncode == 0 and done.stdout == b'{"a":1}\n'
+
+
+def _pad(n: int) -> bytes:
+    return b"{}," * n + b"{}"
+
+
+# 20 MiB lines that pass the byte pre-filter (a method name the rules name, serverInfo) and so
+# are read in place by the core, in both directions (host -> cat -> host), every one unchanged
+# (no tray app: nothing is declared, nothing owned).
+BIG_LINES = [
+    b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"pad":[' + _pad(7_000_000) + b"]}}\n",
+    b'{"jsonrpc":"2.0","id":2,"method":"elicitation/create","params":{"mode":"form","message":"'
+    + ('é😀\\"[{' * 1_500_000).encode()
+    + b'","requestedSchema":{"type":"object"}}}\r\n',
+    b'{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},'
+    b'"deep":' + b"[" * 100_000 + b"]" * 100_000 + b',"pad":"' + b"z" * (20 << 20) + b'"}}\n',
+    b'{"jsonrpc":"2.0","id":3,"result":{"serverInfo":{"name":"s"},"pad":[' + _pad(7_000_000) + b"]}}",  # no terminator
+]
+
+
+def test_twenty_mib_lines_the_core_looks_into_come_back_byte_for_byte(scratch):
+    data = b"".join(BIG_LINES)
+    done = run([*WRAP, "cat"], data, env_for(scratch))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert len(done.stdout) == len(data) and done.stdout == data

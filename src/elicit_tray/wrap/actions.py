@@ -41,14 +41,14 @@ MAX_REQUESTER_CHARS = 1000
 class ToHost:
     """Write ``data`` (whole lines, terminators included) to the host (our stdout)."""
 
-    data: bytes
+    data: bytes | bytearray
 
 
 @dataclass(frozen=True)
 class ToServer:
     """Write ``data`` (whole lines, terminators included) to the child's stdin."""
 
-    data: bytes
+    data: bytes | bytearray
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,8 @@ from .actions import (
     TrayAnswer,
 )
 from .capability import CLIENT_CAPS_KEY, FIRST_ELICITATION_VERSION, POLICIES, URL_VERSION, declare, owned_modes
-from .lines import elicitation_mode, encode, ending, error_line, id_key, parse_object, raw_member, with_id
+from .lines import encode, ending, error_line, id_key, parse_object, with_id
+from .rawjson import UNREADABLE, Line, RawObject
 
 __all__ = [
     "WrapCore",
@@ -97,6 +98,21 @@ _B_RESULT = b'"result"'
 _B_ERROR = b'"error"'
 _B_SERVER_INFO = b'"serverInfo"'
 _B_URL_REQUIRED = b"-32042"
+
+
+def _key(msg: RawObject, *path: str) -> str | None:
+    """:func:`~.lines.id_key` of the id at ``path``; None when it is absent or unreadable."""
+    value = msg.get(*path, default=UNREADABLE)
+    return None if value is UNREADABLE else id_key(value)
+
+
+def _mode(msg: RawObject, *path: str) -> str | None:
+    """The ``mode`` of the elicitation params at ``path`` (``"form"`` when absent), or None
+    when they are not an object or the mode not a string (:func:`~.lines.elicitation_mode`)."""
+    if not msg.is_object(*path):
+        return None
+    mode = msg.get(*path, "mode", default="form")
+    return mode if isinstance(mode, str) else None
 
 
 @dataclass
@@ -177,51 +193,42 @@ class WrapCore:
 
     # -- host -> server ---------------------------------------------------------------------
 
-    def wants_tray_state(self, line: bytes) -> bool:
+    def wants_tray_state(self, line: Line) -> bool:
         """Whether :attr:`tray_up` should be current before :meth:`feed_host` takes ``line``
         (it may declare the capability). A byte check only."""
         return self.policy != "off" and (_B_CAPS in line or (_B_INIT in line and not self._initialized))
 
-    def feed_host(self, line: bytes) -> list[Action]:
+    def feed_host(self, line: Line) -> list[Action]:
         """One line from the host (terminator included). Returns the actions, in order."""
         if self.policy == "off" or not (_B_CAPS in line or _B_INIT in line or _B_CANCELLED in line):
             return [ToServer(line)]
-        msg = parse_object(line)
+        msg = RawObject.of(line)
         if msg is None:
             return [ToServer(line)]
         method = msg.get("method")
-        if method == "initialize" and "id" in msg:
+        if method == "initialize" and msg.has("id"):
             return self._host_initialize(line, msg)
         if method == "notifications/cancelled":
             return self._host_cancelled(line, msg)
-        params = msg.get("params")
-        meta = params.get("_meta") if isinstance(params, dict) else None
-        if (
-            isinstance(method, str)
-            and isinstance(params, dict)  # as `meta` says; for the type checker
-            and isinstance(meta, dict)
-            and isinstance(meta.get(CLIENT_CAPS_KEY), dict)
-        ):
-            return self._host_enveloped(line, msg, method, params, meta)
+        if isinstance(method, str) and msg.is_object("params", "_meta", CLIENT_CAPS_KEY):
+            return self._host_enveloped(line, msg, method)
         return [ToServer(line)]
 
-    def _host_initialize(self, line: bytes, msg: dict[str, Any]) -> list[Action]:
+    def _host_initialize(self, line: Line, msg: RawObject) -> list[Action]:
         """§2.1 2025 era: edit ``params.capabilities`` of the host's ``initialize``, once."""
         if self._initialized:
             return [ToServer(line)]
         self._initialized = True
-        self._init_key = id_key(msg["id"])
-        params = msg.get("params")
-        caps = params.get("capabilities") if isinstance(params, dict) else None
-        version = params.get("protocolVersion") if isinstance(params, dict) else None
+        self._init_key = _key(msg, "id")
+        version = msg.get("params", "protocolVersion")
         if (
-            not isinstance(caps, dict)
+            not msg.is_object("params", "capabilities")
             or not isinstance(version, str)
             or version < FIRST_ELICITATION_VERSION
             or not self.tray_up
         ):
             return [ToServer(line)]
-        declared = caps.get("elicitation")
+        declared = msg.get("params", "capabilities", "elicitation")
         owned = owned_modes(declared, self.policy)
         if owned is None:
             return [ToServer(line)]
@@ -233,48 +240,51 @@ class WrapCore:
         new = declare(declared, owned, bare_form=version < URL_VERSION)
         if new == declared:
             return [ToServer(line)]
-        caps["elicitation"] = new
-        data = encode(msg)
+        full = parse_object(line)  # the line changes: parsed (and checked) in full
+        data = None
+        if full is not None:
+            full["params"]["capabilities"]["elicitation"] = new
+            data = encode(full)
         if data is None:  # cannot be re-encoded without loss: forward untouched, own nothing
             self.owned_legacy = frozenset()
             return [ToServer(line)]
         return [ToServer(data + ending(line))]
 
-    def _host_enveloped(
-        self, line: bytes, msg: dict[str, Any], method: str, params: dict[str, Any], meta: dict[str, Any]
-    ) -> list[Action]:
+    def _host_enveloped(self, line: Line, msg: RawObject, method: str) -> list[Action]:
         """§2.1 2026 era: edit the client-capabilities ``_meta`` of every request carrying
         it; watch the ``input_required`` methods (§2.3.1)."""
         if not self.tray_up:
             return [ToServer(line)]
-        caps = meta[CLIENT_CAPS_KEY]
-        declared = caps.get("elicitation")
+        declared = msg.get("params", "_meta", CLIENT_CAPS_KEY, "elicitation")
         owned = owned_modes(declared, self.policy)
         if not owned:
             return [ToServer(line)]
         new = declare(declared, owned)
+        watched = msg.has("id") and method in INPUT_REQUIRED_METHODS
+        if new == declared and not watched:
+            return [ToServer(line)]
+        full = parse_object(line)  # changed, or kept for a retry: parsed (and checked) in full
+        if full is None:
+            return [ToServer(line)]
+        params: dict[str, Any] = full["params"]
         out = line
         if new != declared:
-            caps["elicitation"] = new
-            data = encode(msg)
+            params["_meta"][CLIENT_CAPS_KEY]["elicitation"] = new
+            data = encode(full)
             if data is None:
                 return [ToServer(line)]
             out = data + ending(line)
-        if "id" in msg and method in INPUT_REQUIRED_METHODS and (out is not line or encode(params) is not None):
-            raw_id = raw_member(
-                line, "id"
-            )  # (a retry must be writable: params that cannot be re-encoded are not watched)
+        # (a retry must be writable: params that cannot be re-encoded are not watched)
+        if watched and (out is not line or encode(params) is not None):
+            raw_id = msg.text("id")
             if raw_id is not None:
-                self._watch[id_key(msg["id"])] = _Watch(raw_id=raw_id, method=method, params=params, owned=owned)
+                self._watch[id_key(full["id"])] = _Watch(raw_id=raw_id, method=method, params=params, owned=owned)
         return [ToServer(out)]
 
-    def _host_cancelled(self, line: bytes, msg: dict[str, Any]) -> list[Action]:
+    def _host_cancelled(self, line: Line, msg: RawObject) -> list[Action]:
         """§2.4: the host cancels host request H."""
-        params = msg.get("params")
-        if not isinstance(params, dict) or "requestId" not in params:
-            return [ToServer(line)]
-        key = id_key(params["requestId"])
-        watch = self._watch.pop(key, None)
+        key = _key(msg, "params", "requestId")
+        watch = self._watch.pop(key, None) if key is not None else None
         if watch is None or watch.state == "sent":
             return [ToServer(line)]  # not ours (or before its first response): forward raw
         actions: list[Action] = []
@@ -287,18 +297,20 @@ class WrapCore:
         assert watch.retry_key is not None
         self._retries.pop(watch.retry_key, None)
         self._dead.add(watch.retry_key)
-        params["requestId"] = json.loads(watch.retry_key)
-        data = encode(msg)
+        retry_id = json.loads(watch.retry_key)
+        full = parse_object(line)
+        data = None
+        if full is not None:
+            full["params"]["requestId"] = retry_id
+            data = encode(full)
         if data is None:
-            data = encode(
-                {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": params["requestId"]}}
-            )
+            data = encode({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": retry_id}})
         assert data is not None
         return [ToServer(data + ending(line))]
 
     # -- server -> host ---------------------------------------------------------------------
 
-    def feed_server(self, line: bytes) -> list[Action]:
+    def feed_server(self, line: Line) -> list[Action]:
         """One line from the server (terminator included). Returns the actions, in order."""
         if self.policy == "off":
             return [ToHost(line)]
@@ -312,22 +324,22 @@ class WrapCore:
             or ("url" in self.owned_legacy and _B_URL_REQUIRED in line)
         ):
             return [ToHost(line)]
-        msg = parse_object(line)
+        msg = RawObject.of(line)
         if msg is None:
             return [ToHost(line)]
         method = msg.get("method")
         if method is None:
             return self._server_response(line, msg)
-        if method == "elicitation/create" and "id" in msg:
+        if method == "elicitation/create" and msg.has("id"):
             return self._server_elicit(line, msg)
-        params = msg.get("params")
-        if method == "notifications/cancelled" and isinstance(params, dict) and "requestId" in params:
-            ticket = self._server_asks.pop(id_key(params["requestId"]), None)
+        key = _key(msg, "params", "requestId")
+        if method == "notifications/cancelled" and key is not None:
+            ticket = self._server_asks.pop(key, None)
             if ticket is not None:  # §2.2: close the dialog; no response, nothing forwarded
                 self._tickets.pop(ticket, None)
                 return [CancelTray(ticket)]
-        if method == "notifications/elicitation/complete" and isinstance(params, dict):
-            eid = params.get("elicitationId")
+        if method == "notifications/elicitation/complete":
+            eid = msg.get("params", "elicitationId")
             if isinstance(eid, str) and eid in self._answered_urls:
                 self._answered_urls.discard(eid)
                 return [CompleteTray(eid)]
@@ -354,34 +366,33 @@ class WrapCore:
         self._tickets[number] = ticket
         return number
 
-    def _server_elicit(self, line: bytes, msg: dict[str, Any]) -> list[Action]:
+    def _server_elicit(self, line: Line, msg: RawObject) -> list[Action]:
         """§2.2: a 2025 ``elicitation/create`` in an owned mode is answered by the proxy."""
-        params = msg.get("params")
-        if elicitation_mode(params) not in self.owned_legacy:
+        if _mode(msg, "params") not in self.owned_legacy:
             return [ToHost(line)]
-        raw_id = raw_member(line, "id")
-        if raw_id is None:
+        raw_id, key = msg.text("id"), _key(msg, "id")
+        full = parse_object(line) if raw_id is not None and key is not None else None
+        if full is None or raw_id is None or key is None:
             return [ToHost(line)]
-        assert isinstance(params, dict)
+        params: dict[str, Any] = full["params"]
         eid = params.get("elicitationId") if params.get("mode") == "url" else None
-        key = id_key(msg["id"])
         ticket = self._new_ticket(
             _Ticket("server", raw_id=raw_id, id_key=key, url_id=eid if isinstance(eid, str) else None)
         )
         self._server_asks[key] = ticket
         return [AskTray(ticket, self._requester_params(params))]
 
-    def _server_response(self, line: bytes, msg: dict[str, Any]) -> list[Action]:
-        key = id_key(msg.get("id"))
-        result = msg.get("result")
-        if key == self._init_key and isinstance(result, dict) and self.server_info is None:
-            info = result.get("serverInfo")
+    def _server_response(self, line: Line, msg: RawObject) -> list[Action]:
+        key = _key(msg, "id") if msg.has("id") else id_key(None)
+        if key is None:  # an id too long to be one the proxy knows
+            return [ToHost(line)]
+        if key == self._init_key and self.server_info is None:
+            info = msg.get("result", "serverInfo")
             if isinstance(info, dict):
                 self.server_info = info
-        if isinstance(result, dict) and isinstance(result.get("_meta"), dict):
-            info = result["_meta"].get(SERVER_INFO_KEY)
-            if isinstance(info, dict):
-                self.server_info = info
+        info = msg.get("result", "_meta", SERVER_INFO_KEY)
+        if isinstance(info, dict):
+            self.server_info = info
         if key in self._dead:  # a late answer to a cancelled retry (§2.4)
             self._dead.discard(key)
             return []
@@ -391,12 +402,13 @@ class WrapCore:
         watch = self._watch.get(key)
         if watch is not None and watch.state == "sent":
             return self._watched_response(line, msg, watch, key, retry=False)
-        error = msg.get("error")
-        if "url" in self.owned_legacy and isinstance(error, dict) and error.get("code") == -32042:
-            return self._url_required(line, error)
+        if "url" in self.owned_legacy and msg.get("error", "code") == -32042:
+            full = parse_object(line)  # acted on: parsed (and checked) in full
+            if full is not None and isinstance(full.get("error"), dict):
+                return self._url_required(line, full["error"])
         return [ToHost(line)]
 
-    def _url_required(self, line: bytes, error: dict[str, Any]) -> list[Action]:
+    def _url_required(self, line: Line, error: dict[str, Any]) -> list[Action]:
         """§2.2 ``-32042`` with URL mode owned (v1): show each URL elicitation in the tray, and
         forward the error unchanged."""
         actions: list[Action] = []
@@ -410,22 +422,22 @@ class WrapCore:
         return actions
 
     def _watched_response(
-        self, line: bytes, msg: dict[str, Any], watch: _Watch, host_key: str, *, retry: bool
+        self, line: Line, msg: RawObject, watch: _Watch, host_key: str, *, retry: bool
     ) -> list[Action]:
         """§2.3.2 / §2.3.4: the server's answer to a watched host request or to our retry."""
-        raw_result = msg.get("result")
-        result: dict[str, Any] = raw_result if isinstance(raw_result, dict) else {}
         owned_keys: dict[str, dict[str, Any]] = {}
-        if result.get("resultType") == "input_required":
-            requests = result.get("inputRequests")
-            if isinstance(requests, dict):
-                for name, request in requests.items():
-                    if (
-                        isinstance(request, dict)
-                        and request.get("method") == "elicitation/create"
-                        and elicitation_mode(request.get("params")) in watch.owned
-                    ):
-                        owned_keys[name] = request["params"]
+        if msg.get("result", "resultType") == "input_required":
+            for name in msg.keys("result", "inputRequests"):
+                request = ("result", "inputRequests", name)
+                if (
+                    msg.get(*request, "method") == "elicitation/create"
+                    and _mode(msg, *request, "params") in watch.owned
+                ):
+                    params = msg.get(*request, "params", limit=None)  # acted on: decoded whole
+                    if isinstance(params, dict):
+                        owned_keys[name] = params
+        if owned_keys and parse_object(line) is None:  # acted on: the whole line must be valid
+            owned_keys = {}
         if not owned_keys:  # final, or nothing the proxy owns: to the host under its own id
             del self._watch[host_key]
             if not retry:
@@ -458,7 +470,7 @@ class WrapCore:
         watch.state = "tray"
         watch.retry_key = None
         watch.answers = dict.fromkeys(owned_keys)  # answers go back in the server's key order
-        watch.state_raw = raw_member(line, "result", "requestState") if "requestState" in result else None
+        watch.state_raw = msg.text("result", "requestState")
         actions: list[Action] = []
         for name, params in owned_keys.items():
             ticket = self._new_ticket(_Ticket("mrtr", host_key=host_key, input_key=name))

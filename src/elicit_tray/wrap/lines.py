@@ -1,6 +1,7 @@
 """Raw JSON lines for the wrap proxy (no I/O; ``docs/wrap-design.md`` §2.5).
 
-A line the proxy leaves alone is never parsed into anything it writes back. When it must
+A line the proxy leaves alone is never parsed into Python objects: it is read in place
+(:class:`~.rawjson.RawObject`, only the members a rule names are decoded). When it must
 change one, it either edits the raw text of one member (:func:`raw_member`, :func:`with_id`:
 every other byte unchanged) or re-encodes the whole message with :func:`encode`, which refuses
 what it cannot write without loss (``1e400``, lone surrogates). :func:`parse_object` refuses
@@ -11,10 +12,12 @@ and ``"1"`` differ).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
-from ..ipc.jsonrpc import INTERNAL_ERROR, skip_ws
+from ..ipc.jsonrpc import INTERNAL_ERROR
 from .actions import UNREACHABLE_MESSAGE
+from .rawjson import Line, RawObject
 
 __all__ = [
     "elicitation_mode",
@@ -27,7 +30,7 @@ __all__ = [
     "with_id",
 ]
 
-_DECODER = json.JSONDecoder()
+_WS = re.compile(rb"[ \t\n\r]*")
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -37,11 +40,13 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
-def parse_object(line: bytes) -> dict[str, Any] | None:
-    """The JSON object on ``line``, or None (not an object: batch, non-JSON, invalid UTF-8,
-    duplicate keys; all forwarded untouched)."""
-    start = line.lstrip()[:1]
-    if start != b"{":
+def parse_object(line: Line) -> dict[str, Any] | None:
+    """The JSON object on ``line``, fully parsed and checked, or None (not an object: batch,
+    non-JSON, invalid UTF-8, duplicate keys; all forwarded untouched). Only for a line the
+    proxy changes or acts on; to decide, :class:`~.rawjson.RawObject` reads it in place."""
+    match = _WS.match(line)
+    first = match.end() if match is not None else 0
+    if line[first : first + 1] != b"{":
         return None
     try:
         obj = json.loads(line, object_pairs_hook=_no_duplicates)
@@ -59,7 +64,7 @@ def encode(obj: Any) -> bytes | None:
         return None
 
 
-def ending(line: bytes) -> bytes:
+def ending(line: Line) -> bytes:
     """The terminator of ``line``: ``b"\\r\\n"``, ``b"\\n"`` or ``b""`` (a last partial line)."""
     if line.endswith(b"\r\n"):
         return b"\r\n"
@@ -71,60 +76,21 @@ def id_key(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-def _members(text: str, start: int) -> dict[str, tuple[int, int]] | None:
-    """Spans ``(begin, end)`` of the raw value text of each member of the JSON object that
-    starts at ``text[start]`` (after whitespace); None when it is not a well-formed object."""
-    try:
-        idx = skip_ws(text, start)
-        if text[idx] != "{":
-            return None
-        idx = skip_ws(text, idx + 1)
-        spans: dict[str, tuple[int, int]] = {}
-        if text[idx] == "}":
-            return spans
-        while True:
-            if text[idx] != '"':
-                return None
-            key, idx = _DECODER.raw_decode(text, idx)
-            idx = skip_ws(text, idx)
-            if text[idx] != ":":
-                return None
-            begin = skip_ws(text, idx + 1)
-            _value, end = _DECODER.raw_decode(text, begin)
-            spans[key] = (begin, end)
-            idx = skip_ws(text, end)
-            if text[idx] == "}":
-                return spans
-            if text[idx] != ",":
-                return None
-            idx = skip_ws(text, idx + 1)
-    except (ValueError, IndexError, RecursionError):
-        return None
-
-
-def raw_member(line: bytes, *path: str) -> str | None:
+def raw_member(line: Line, *path: str) -> str | None:
     """The raw JSON text of the member at ``path`` (top-level keys down), exactly as on the line."""
-    text = line.decode("utf-8", "surrogatepass")
-    start = 0
-    span = None
-    for key in path:
-        spans = _members(text, start)
-        if spans is None or key not in spans:
-            return None
-        span = spans[key]
-        start = span[0]
-    return None if span is None else text[span[0] : span[1]]
+    obj = RawObject.of(line)
+    return None if obj is None else obj.text(*path)
 
 
-def with_id(line: bytes, raw_id: str) -> bytes | None:
+def with_id(line: Line, raw_id: str) -> bytes | None:
     """``line`` with the raw text of its top-level ``id`` replaced by ``raw_id``; every other
-    byte unchanged (a response passed on under another id, §2.3.4)."""
-    text = line.decode("utf-8", "surrogatepass")
-    spans = _members(text, 0)
-    if spans is None or "id" not in spans:
+    byte unchanged (a response passed on under another id, §2.3.4). One copy of the line."""
+    obj = RawObject.of(line)
+    span = None if obj is None else obj.span("id")
+    if span is None:
         return None
-    begin, end = spans["id"]
-    return (text[:begin] + raw_id + text[end:]).encode("utf-8", "surrogatepass")
+    view = memoryview(line)
+    return b"".join((view[: span[0]], raw_id.encode("utf-8", "surrogatepass"), view[span[1] :]))
 
 
 def error_line(raw_id: str, error: dict[str, Any]) -> bytes:
