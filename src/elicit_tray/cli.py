@@ -2,7 +2,9 @@
 ``history``.
 
 Exit codes: 0 success; 1 the tray app answered ``ask`` with a JSON-RPC error; 2 usage
-error; 3 another tray app is already running or holds the lock ``<socket>.lock`` (``serve``);
+error, including input of ``ask``, ``check`` and ``check-url`` that the tray's framing or limits
+refuse (one line on stderr naming the tray's answer; input is read bounded); 3 another tray app
+is already running or holds the lock ``<socket>.lock`` (``serve``);
 4 the socket path cannot be used (``serve``: its directory is not the user's with mode 0700, it
 names something other than a stale socket, it is too long for ``AF_UNIX`` or cannot be created;
 one line on stderr, nothing removed or chmodded); 6 a socket passed by systemd is unusable; 5 the
@@ -341,21 +343,39 @@ def main(argv: list[str] | None = None) -> int:
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 
+def _ask_params(source: str) -> dict[str, Any] | None:
+    """The params of ``ask`` from ``source`` (a path or ``-``), read bounded and framed as the
+    tray frames them (:mod:`elicit_tray.checker.framing`); ``None`` after one line on stderr
+    when they cannot be read or the tray's framing would refuse them (nothing is sent)."""
+    from .checker.framing import read_input, read_params, refusal, source_name
+    from .checker.report import InputError
+
+    where = source_name(source)
+    try:
+        params, refused = read_params(read_input(source))
+    except OSError as exc:
+        print(f"elicit-tray ask: cannot read {where}: {exc.strerror or exc}", file=sys.stderr)
+        return None
+    except InputError as exc:
+        print(f"elicit-tray ask: {where}: {exc}", file=sys.stderr)
+        return None
+    if params is None:
+        assert refused is not None
+        print(f"elicit-tray ask: {where}: {refusal(refused)}", file=sys.stderr)
+    return params
+
+
 def _ask(args: argparse.Namespace, socket_path: Path) -> int:
     from .client import TrayError, TrayUnavailable, request
 
-    try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-        params = json.loads(text)
-    except (OSError, ValueError) as exc:
-        print(f"elicit-tray ask: cannot read the params JSON: {exc}", file=sys.stderr)
+    params = _ask_params(args.file)
+    if params is None:
         return 2
-    if not isinstance(params, dict):
-        print("elicit-tray ask: the params must be a JSON object", file=sys.stderr)
-        return 2
-    if args.server_name:
+    if args.server_name:  # only into objects: a _meta of another type is the tray's to refuse
         meta = params.setdefault("_meta", {})
-        meta.setdefault("elicit-tray/requester", {})["serverName"] = args.server_name
+        requester = meta.setdefault("elicit-tray/requester", {}) if isinstance(meta, dict) else None
+        if isinstance(requester, dict):
+            requester["serverName"] = args.server_name
     import asyncio
 
     try:
@@ -376,9 +396,16 @@ def _ask(args: argparse.Namespace, socket_path: Path) -> int:
 
 
 def _check_url(args: argparse.Namespace) -> int:
+    from .elicitation import ParamsError
+    from .limits import limit_violations
     from .urlcheck import analyze_url
     from .urlcheck.reasons import describe
 
+    over = limit_violations({"url": args.url})  # the tray refuses these before any analysis
+    if over:
+        said = f"the tray would answer JSON-RPC -32602: Invalid params: {ParamsError(over)}"
+        print(f"elicit-tray check-url: {said}", file=sys.stderr)
+        return 2
     analysis = analyze_url(args.url)
     if args.json:
         print(json.dumps(analysis.to_json(), ensure_ascii=False))

@@ -335,7 +335,9 @@ def test_the_17th_pending_request_on_a_connection_gets_server_busy(tray: Hostile
 
 
 def test_the_65th_pending_request_in_total_gets_server_busy(tray: HostileTray) -> None:
-    holders = [Conn(tray.sock) for _ in range(MAX_PENDING_TOTAL // MAX_PENDING_PER_CONNECTION)]
+    # one process per holder: one process alone may hold only half the total (its fair share)
+    processes = peers(tray.sock, MAX_PENDING_TOTAL // MAX_PENDING_PER_CONNECTION)
+    holders = [p.connect() for p in processes]
     try:
         for c in holders:
             for i in range(MAX_PENDING_PER_CONNECTION):
@@ -363,6 +365,58 @@ def test_the_65th_pending_request_in_total_gets_server_busy(tray: HostileTray) -
     finally:
         for c in holders:
             c.close()
+        for p in processes:
+            p.close()
+    assert_still_serving(tray)
+
+
+def _until_pong(conn: Conn, ping_id: str) -> list[dict[str, Any]]:
+    """Ping on ``conn`` and return what came before the pong (answers given at once)."""
+    conn.request(ping_id, "ping")
+    before = []
+    while (reply := conn.recv()) != pong(ping_id):
+        before.append(reply)
+    return before
+
+
+def test_one_process_with_four_full_connections_gets_its_share_and_another_still_gets_a_dialog(
+    tray: HostileTray,
+) -> None:
+    share = MAX_PENDING_TOTAL // 2
+    with PeerProcess(tray.sock) as hog:
+        held = [hog.connect() for _ in range(MAX_PENDING_TOTAL // MAX_PENDING_PER_CONNECTION)]
+        try:
+            refused = []
+            for c in held:
+                for i in range(MAX_PENDING_PER_CONNECTION):
+                    c.request(i, "elicitation/create", HOLD)
+                refused.append(_until_pong(c, "p"))
+            over = [
+                error(
+                    i,
+                    -32000,
+                    f"Server busy: too many pending requests ({share} from this process)",
+                    {"limit": share, "scope": "process"},
+                )
+                for i in range(MAX_PENDING_PER_CONNECTION)
+            ]
+            assert refused == [[], [], over, over]
+            with Conn(tray.sock, timeout_s=AFTER_EXPIRY_S) as other:  # another process is served
+                other.request(1, "elicitation/create", SUBMIT)
+                assert _until_pong(other, "p") == []  # taken: a refusal would come before the pong
+                for i in range(MAX_PENDING_PER_CONNECTION):  # the hog withdraws one connection's requests
+                    held[0].notify("notifications/cancelled", {"requestId": i})
+                held[2].request("again", "elicitation/create", HOLD)
+                assert _until_pong(held[2], "p2") == []  # its share has room again
+                for i in range(MAX_PENDING_PER_CONNECTION):
+                    held[1].notify("notifications/cancelled", {"requestId": i})
+                held[2].notify("notifications/cancelled", {"requestId": "again"})
+                assert other.recv() == {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}}
+        finally:
+            for c in held:
+                c.close()
+    busy = [e for e in tray.log_lines() if e.get("scope") == "process"]
+    assert len(busy) == 2 * MAX_PENDING_PER_CONNECTION and all(e["pid"] == hog.pid for e in busy)
     assert_still_serving(tray)
 
 

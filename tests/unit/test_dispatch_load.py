@@ -262,11 +262,20 @@ async def _over_abandoning(d: Dispatcher, _ch: FakeChannel, clock: Clock) -> Non
         clock.now += 1
 
 
+async def _over_process(d: Dispatcher, _ch: FakeChannel, _clock: Clock) -> None:
+    per = d.load.max_pending_per_connection
+    for _n in range(d.load.max_pending_per_peer // per):
+        sibling = requester()  # another connection of the same process as ``ch``
+        d.connection_made(sibling)
+        d.data_received(sibling, b"".join(create(i) for i in range(per)))
+
+
 #: scope -> what takes a dispatcher (and the connection ``ch`` of pid 4242) over that row's
 #: limit, so that ``ch``'s next ``elicitation/create`` is refused by that row. A row without a
 #: driver fails :func:`test_every_refusal_row_has_a_driver_and_a_readme_row`.
 OVER: dict[str, Callable[[Dispatcher, FakeChannel, Clock], Awaitable[None]]] = {
     "connection": _over_connection,
+    "process": _over_process,
     "total": _over_total,
     "abandoning": _over_abandoning,
 }
@@ -318,3 +327,180 @@ def test_each_refusal_row_answers_its_own_error_and_journal_scope(row: CreateLim
         await turn()
 
     asyncio.run(main())
+
+
+# -- one process's fair share of the pending requests -----------------------------------------------
+
+SHARE_MESSAGE = "Server busy: too many pending requests (32 from this process)"
+
+
+class Held:
+    """A handler whose requests each wait until :meth:`answer` releases that one (by message)."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+        self._events: dict[str, asyncio.Event] = {}
+
+    def _event(self, message: str) -> asyncio.Event:
+        return self._events.setdefault(message, asyncio.Event())
+
+    async def __call__(self, request: ElicitationRequest) -> Any:
+        self.asked.append(request.message)
+        await self._event(request.message).wait()
+        return Accepted({})
+
+    def answer(self, message: str) -> None:
+        self._event(message).set()
+
+
+def busy(request_id: Any, message: str, limit: int, scope: str) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "error": {"code": -32000, "message": message, "data": {"limit": limit, "scope": scope}},
+    }
+
+
+def share_busy(request_id: Any) -> dict[str, Any]:
+    return busy(request_id, SHARE_MESSAGE, 32, "process")
+
+
+def total_busy(request_id: Any) -> dict[str, Any]:
+    return busy(request_id, "Server busy: too many pending requests (64 in total)", 64, "total")
+
+
+def send(d: Dispatcher, ch: FakeChannel, tag: str, ids: range) -> None:
+    """``elicitation/create`` for each id of ``ids`` on ``ch``, messages ``<tag><id>``, in one read."""
+    d.data_received(ch, b"".join(create(i, f"{tag}{i}") for i in ids))
+
+
+def connect(d: Dispatcher, pid: int | None, count: int = 1) -> list[FakeChannel]:
+    channels = [requester(pid=pid) for _ in range(count)]
+    for ch in channels:
+        d.connection_made(ch)
+    return channels
+
+
+def test_one_process_with_four_full_connections_gets_half_and_two_others_the_rest() -> None:
+    async def main() -> None:
+        handler = Held()
+        d = Dispatcher(UiFunctions(handler), clock=Clock())
+        hog = connect(d, 4242, 4)
+        for n, ch in enumerate(hog):
+            send(d, ch, f"hog{n}-", range(16))
+        await turn()
+        assert [ch.sent for ch in hog[:2]] == [[], []]
+        assert [ch.sent for ch in hog[2:]] == [[share_busy(i) for i in range(16)]] * 2
+        assert d.pending_count() == 32 and len(handler.asked) == 32
+        # two other processes still get a full connection each: the other half
+        others = connect(d, 5151) + connect(d, 6161)
+        for n, ch in enumerate(others):
+            send(d, ch, f"other{n}-", range(16))
+        await turn()
+        assert [ch.sent for ch in others] == [[], []]
+        assert d.pending_count() == 64 and len(handler.asked) == 64
+        # now the total is reached: a fourth process gets the total's answer, the hog its own
+        (late,) = connect(d, 7171)
+        send(d, late, "late", range(1))
+        hog[3].sent.clear()
+        send(d, hog[3], "again", range(1))
+        assert late.sent == [total_busy(0)]
+        assert hog[3].sent == [share_busy(0)]
+        for ch in [*hog, *others, late]:
+            d.connection_lost(ch)
+        await turn()
+        assert d.pending_count() == 0
+
+    asyncio.run(main())
+
+
+def test_two_processes_under_the_share_are_both_served_and_each_stops_at_its_own_share() -> None:
+    async def main() -> None:
+        handler = Held()
+        d = Dispatcher(UiFunctions(handler), clock=Clock())
+        a1, a2, a3 = connect(d, 100, 3)
+        b1, b2, b3 = connect(d, 200, 3)
+        send(d, a1, "a1-", range(16))
+        send(d, a2, "a2-", range(15))
+        send(d, b1, "b1-", range(10))
+        send(d, b2, "b2-", range(10))
+        send(d, b3, "b3-", range(11))
+        await turn()
+        assert [ch.sent for ch in (a1, a2, b1, b2, b3)] == [[]] * 5
+        assert d.pending_count() == 62 and len(handler.asked) == 62
+        send(d, a3, "a3-", range(2))  # the 32nd of process 100 is taken, its 33rd is not
+        await turn()
+        assert a3.sent == [share_busy(1)]
+        assert handler.asked[-1] == "a3-0" and d.pending_count() == 63
+        send(d, b3, "b3-", range(11, 13))  # process 200's 32nd is the 64th in all
+        await turn()
+        assert b3.sent == [share_busy(12)]  # over its share and the total: its share answers
+        assert d.pending_count() == 64
+        for ch in (a1, a2, a3, b1, b2, b3):
+            d.connection_lost(ch)
+        await turn()
+
+    asyncio.run(main())
+
+
+def test_the_share_is_freed_when_requests_are_cancelled_answered_or_their_connection_closes() -> None:
+    async def main() -> None:
+        handler = Held()
+        d = Dispatcher(UiFunctions(handler), clock=Clock())
+        c1, c2, c3 = connect(d, 4242, 3)
+        send(d, c1, "c1-", range(16))
+        send(d, c2, "c2-", range(16))
+        await turn()
+        send(d, c3, "x", range(1))
+        assert c3.sent == [share_busy(0)]
+        # cancelled: its place is free at once, for any connection of the process
+        d.data_received(c1, rpc.line(rpc.cancelled(0)))
+        send(d, c3, "x", range(1, 3))
+        await turn()
+        assert c3.sent == [share_busy(0), share_busy(2)] and handler.asked[-1] == "x1"
+        # answered
+        handler.answer("c2-0")
+        await turn()
+        assert c2.sent == [{"jsonrpc": "2.0", "id": 0, "result": {"action": "accept", "content": {}}}]
+        send(d, c3, "x", range(3, 5))
+        await turn()
+        assert c3.sent[2:] == [share_busy(4)] and handler.asked[-1] == "x3"
+        assert d.pending_count() == 32
+        # a closed connection's requests expire and leave the share: 15 of c1 go
+        d.connection_lost(c1)
+        await turn()
+        (c4,) = connect(d, 4242)
+        send(d, c4, "c4-", range(16))
+        await turn()
+        assert c4.sent == [share_busy(15)]
+        assert d.pending_count() == 32 and handler.asked[-15:] == [f"c4-{i}" for i in range(15)]
+        for ch in (c2, c3, c4):
+            d.connection_lost(ch)
+        await turn()
+        assert d.pending_count() == 0
+
+    asyncio.run(main())
+
+
+def test_without_a_pid_each_connection_is_on_its_own_and_only_the_total_stops_them() -> None:
+    async def main() -> None:
+        d = Dispatcher(UiFunctions(Held()), clock=Clock())
+        anonymous = connect(d, None, 5)
+        for n, ch in enumerate(anonymous[:4]):
+            send(d, ch, f"anon{n}-", range(16))
+        send(d, anonymous[4], "anon4-", range(1))
+        await turn()
+        assert [ch.sent for ch in anonymous[:4]] == [[]] * 4
+        assert anonymous[4].sent == [total_busy(0)]
+        for ch in anonymous:
+            d.connection_lost(ch)
+        await turn()
+
+    asyncio.run(main())
+
+
+def test_the_share_is_half_the_total_unless_given() -> None:
+    assert LoadPolicy().max_pending_per_peer == 32
+    assert LoadPolicy(max_pending_total=10).max_pending_per_peer == 5
+    assert LoadPolicy(max_pending_total=1).max_pending_per_peer == 1
+    assert LoadPolicy(max_pending_total=10, max_pending_per_peer=8).max_pending_per_peer == 8

@@ -33,7 +33,7 @@ from elicit_tray.limits import (
     MAX_URL_CHARS,
     limit_violations,
 )
-from elicit_tray.request import Accepted, Cancelled, Declined, ElicitationRequest, Failed
+from elicit_tray.request import Accepted, Cancelled, Declined, ElicitationRequest, Failed, Peer
 from elicit_tray.schema import Violation
 from tests.fakes import FakeChannel
 from tests.rpc import create_line, error, request_line, result
@@ -387,7 +387,11 @@ def test_the_total_pending_limit_answers_busy_on_any_connection() -> None:
         await asyncio.Event().wait()
 
     async def script(d: Dispatcher, _loop: Any) -> None:
-        channels = [FakeChannel() for _ in range(MAX_PENDING_TOTAL // MAX_PENDING_PER_CONNECTION)]
+        # one process each: a process alone may hold only half the total (its fair share)
+        channels = [
+            FakeChannel(Peer(pid=100 + n, uid=1000, process_name="requester"))
+            for n in range(MAX_PENDING_TOTAL // MAX_PENDING_PER_CONNECTION)
+        ]
         for ch in channels:
             d.connection_made(ch)
             d.data_received(ch, b"".join(create(i) for i in range(MAX_PENDING_PER_CONNECTION)))

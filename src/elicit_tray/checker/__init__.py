@@ -16,7 +16,7 @@ The rooms of the package (only ``render`` imports Qt, and only when called)::
 
     __init__  check(): vet as the dispatcher does, then collect the warnings
       |-- report    Report, LintWarning, WARNING_IDS, InputError
-      |-- framing   read_params: JSON text read with the tray's own decoder
+      |-- framing   read_input, read_params: bounded input, read with the tray's own decoder
       |-- fields    the warnings about a form's fields (one rule per warning id)
       |     '-- patterns  pattern-not-ecma: other regex dialects in a "pattern"
       |-- url       url-verdict: the consent dialog's verdict on the URL
@@ -38,7 +38,7 @@ from ..ipc.protocol import vet_create
 from ..limits import limit_violations
 from ..request import ElicitationRequest, Peer
 from .fields import form_warnings
-from .framing import SCHEMA_MESSAGE, read_params
+from .framing import SCHEMA_MESSAGE, read_params, read_value
 from .report import WARNING_IDS, InputError, LintWarning, Report
 from .url import url_warnings
 
@@ -49,8 +49,9 @@ def check(params: Mapping[str, Any] | str | bytes, *, schema: bool = False) -> R
     """What the tray would answer to ``elicitation/create`` with ``params``, and why.
 
     Args:
-        params: the params as a ``dict`` (e.g. what an MCP SDK sends), or their JSON text (then
-            read with the tray's own decoder: :func:`read_params`).
+        params: the params as a ``dict`` (e.g. what an MCP SDK sends: checked as the line the
+            requester side would write for it, :func:`read_value`), or their JSON text (read
+            with the tray's own decoder: :func:`read_params`).
         schema: ``params`` is a bare ``requestedSchema`` (checked under :data:`SCHEMA_MESSAGE`).
 
     Returns:
@@ -58,24 +59,25 @@ def check(params: Mapping[str, Any] | str | bytes, *, schema: bool = False) -> R
         ``report.errors`` are the tray's -32602 violations, ``report.warnings`` the rest.
 
     Raises:
-        InputError: text that is not a JSON object (usage error).
-        TypeError: ``params`` is neither a mapping nor text.
+        InputError: text that is one JSON value but not an object (usage error). What the
+            tray's framing refuses (too long, too deep, ``NaN``, a duplicate key...) is no
+            error: the report says so (``params`` is ``None``, ``error`` the tray's
+            -32700/-32600).
+        TypeError: ``params`` is neither a mapping nor text, or holds a value JSON cannot carry.
 
     Spec: MCP 2025-11-25 "Elicitation" (form and URL mode, requested schema); README "IPC
     contract" for the -32602 answer and the limits. Loads no Qt module.
     """
     if isinstance(params, (str, bytes, bytearray)):
         read, framing = read_params(params, schema=schema)
-        if read is None:
-            assert framing is not None
-            return Report(None, framing, ({"path": "", "message": framing["message"]},))
-        return _check(read)
-    if not isinstance(params, Mapping):
+    elif isinstance(params, Mapping):
+        read, framing = read_value(params, schema=schema)
+    else:
         raise TypeError(f"check() takes the params as a dict or JSON text, not {type(params).__name__}")
-    value = dict(params)
-    if schema:
-        value = {"message": SCHEMA_MESSAGE, "requestedSchema": value}
-    return _check(value)
+    if read is None:
+        assert framing is not None
+        return Report(None, framing, ({"path": "", "message": framing["message"]},))
+    return _check(read)
 
 
 class _Quiet(logging.Filter):

@@ -2,7 +2,9 @@
 
 Exit codes (as linters): 0 the tray would show the dialog (warnings are printed); 1 it would
 refuse the request (or, with ``--strict``, there are warnings; with ``--png``, the image could
-not be rendered); 2 usage error (unreadable file, not a JSON object, a bad option value).
+not be rendered); 2 usage error (unreadable file, not a JSON object, text the tray's framing
+refuses, a bad option value), said in one line on stderr. The input is read bounded
+(:func:`~.framing.read_input`) and framed as the tray frames it (:func:`~.framing.read_params`).
 """
 
 from __future__ import annotations
@@ -10,9 +12,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from . import InputError, Report, check
+from .framing import read_input, refusal, source_name
 
 __all__ = ["run"]
 
@@ -21,14 +23,18 @@ def run(args: argparse.Namespace) -> int:
     """Run ``check`` for the parsed ``args`` (``file``, ``schema``, ``json``, ``strict``,
     ``png``, ``theme``, ``scale``, ``lang``, ``width``, ``after_submit``); returns the exit code.
     Prints the report on stdout (``--json``: ``{"errors", "warnings"}``), problems on stderr."""
+    where = source_name(args.file)
     try:
-        text = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
-        report = check(text, schema=args.schema)
+        report = check(read_input(args.file), schema=args.schema)
     except OSError as exc:
-        print(f"elicit-tray check: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"elicit-tray check: cannot read {where}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except InputError as exc:
-        print(f"elicit-tray check: {exc}", file=sys.stderr)
+        print(f"elicit-tray check: {where}: {exc}", file=sys.stderr)
+        return 2
+    if report.params is None:  # not even framed: as unusable as text that is not JSON
+        assert report.error is not None
+        print(f"elicit-tray check: {where}: {refusal(report.error)}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False))

@@ -7,7 +7,9 @@ journals). Each connection's share is a :class:`ConnectionLoad`.
 
 - **Refusing an ``elicitation/create``** (:data:`CREATE_LIMITS`, checked in table order, the
   first row that is over answers): at most :data:`MAX_PENDING_PER_CONNECTION` dialogs pending
-  per connection, :data:`MAX_PENDING_TOTAL` over all connections, and an *abandoning* requester
+  per connection, :data:`MAX_PENDING_PER_PEER` per requester process over all its connections
+  (its fair share: half of the total, so that one process never locks the others out),
+  :data:`MAX_PENDING_TOTAL` over all connections, and an *abandoning* requester
   process (its connections closed with :data:`MAX_ABANDONED_PER_PEER` requests still pending,
   or requests were read after it left, within :data:`ABANDON_WINDOW_S` seconds) is refused
   until fewer than that many of its abandoned requests lie within the window. Requests it
@@ -22,8 +24,8 @@ journals). Each connection's share is a :class:`ConnectionLoad`.
 
 Adding a refusal of ``elicitation/create`` is one row of :data:`CREATE_LIMITS` (its
 ``data.scope``, message, limit and the test saying when it is over) plus its row in the README
-limits table, e.g. a cap on one process's pending requests (given a ``max_pending_per_peer``
-attribute and a ``Demand.on_peer`` count)::
+limits table, e.g. the fair share of one process (:data:`MAX_PENDING_PER_PEER`, counted in
+``Demand.on_peer``)::
 
     CreateLimit(
         scope="process",
@@ -52,6 +54,7 @@ __all__ = [
     "IDLE_CLOSE_S",
     "MAX_ABANDONED_PER_PEER",
     "MAX_PENDING_PER_CONNECTION",
+    "MAX_PENDING_PER_PEER",
     "MAX_PENDING_TOTAL",
     "MAX_UNFINISHED_BYTES_TOTAL",
     "Busy",
@@ -65,6 +68,12 @@ __all__ = [
 MAX_PENDING_PER_CONNECTION = 16
 #: Most ``elicitation/create`` requests waiting for an answer over all connections.
 MAX_PENDING_TOTAL = 64
+#: Most ``elicitation/create`` requests of one requester process (one peer uid and pid) waiting
+#: for an answer over all its connections: its fair share of :data:`MAX_PENDING_TOTAL`. Half of
+#: it, so that one process (4 connections of 16 each would be the whole total) always leaves
+#: the other half to everyone else, while an agent runner with several connections still has
+#: two full connections' worth, far more dialogs than a person answers at once.
+MAX_PENDING_PER_PEER = MAX_PENDING_TOTAL // 2
 #: The message of the -32000 error for a request over a pending limit.
 BUSY_MESSAGE = "Server busy: too many pending requests"
 #: Requests of one requester process left pending by a closed connection, within
@@ -101,12 +110,14 @@ class Busy:
 @dataclass(frozen=True)
 class Demand:
     """What one more ``elicitation/create`` would add to: the requests pending on its
-    connection (``on_connection``) and in total (``total``), and who sent it (``peer``, a
-    :attr:`ConnectionLoad.peer_key`)."""
+    connection (``on_connection``), in total (``total``) and on all connections of its
+    requester process (``on_peer``: those whose :attr:`ConnectionLoad.peer_key` is ``peer``;
+    for a ``("connection", n)`` key the connection's own), and who sent it (``peer``)."""
 
     on_connection: int
     total: int
     peer: Hashable
+    on_peer: int = 0
 
 
 @dataclass(frozen=True)
@@ -159,6 +170,7 @@ class LoadPolicy:
         *,
         max_pending_per_connection: int = MAX_PENDING_PER_CONNECTION,
         max_pending_total: int = MAX_PENDING_TOTAL,
+        max_pending_per_peer: int | None = None,
         max_abandoned_per_peer: int = MAX_ABANDONED_PER_PEER,
         abandon_window_s: float = ABANDON_WINDOW_S,
         max_unfinished_bytes: int = MAX_UNFINISHED_BYTES_TOTAL,
@@ -167,6 +179,10 @@ class LoadPolicy:
     ):
         self.max_pending_per_connection = max_pending_per_connection
         self.max_pending_total = max_pending_total
+        #: one process's share (``None`` given: half of ``max_pending_total``, at least 1)
+        self.max_pending_per_peer = (
+            max(1, max_pending_total // 2) if max_pending_per_peer is None else max_pending_per_peer
+        )
         self.max_abandoned_per_peer = max_abandoned_per_peer
         self.abandon_window_s = abandon_window_s
         self.max_unfinished_bytes = max_unfinished_bytes
@@ -246,6 +262,12 @@ CREATE_LIMITS: tuple[CreateLimit, ...] = (
         message=BUSY_MESSAGE + " ({limit} on this connection)",
         limit=lambda policy: policy.max_pending_per_connection,
         over=lambda policy, demand: demand.on_connection >= policy.max_pending_per_connection,
+    ),
+    CreateLimit(
+        scope="process",
+        message=BUSY_MESSAGE + " ({limit} from this process)",
+        limit=lambda policy: policy.max_pending_per_peer,
+        over=lambda policy, demand: demand.on_peer >= policy.max_pending_per_peer,
     ),
     CreateLimit(
         scope="total",

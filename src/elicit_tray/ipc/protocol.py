@@ -11,12 +11,13 @@ Every request with an id gets exactly one response, sent once; an exception anyw
 an outcome) comes from :mod:`elicit_tray.ipc.answers` as values.
 
 Load (README "IPC contract", limits table): the limits and their counts are
-:class:`~elicit_tray.ipc.load.LoadPolicy`'s (pending per connection and in total, abandoning
-requesters, idle connections, unfinished input; see :mod:`elicit_tray.ipc.load`); the
-dispatcher asks it and answers, journals and closes as it says. Besides, a request whose
-requester is already gone (its connection closed, or the peer shut it down while the request
-still sat in a buffer: ``Channel.peer_gone``) is never handed to the UI: no dialog is built,
-nothing is sent, the journal records ``expired``/``gone``, and it counts as abandoned.
+:class:`~elicit_tray.ipc.load.LoadPolicy`'s (pending per connection, per requester process
+(its fair share) and in total, abandoning requesters, idle connections, unfinished input; see
+:mod:`elicit_tray.ipc.load`); the dispatcher asks it and answers, journals and closes as it
+says. Besides, a request whose requester is already gone (its connection closed, or the peer
+shut it down while the request still sat in a buffer: ``Channel.peer_gone``) is never handed
+to the UI: no dialog is built, nothing is sent, the journal records ``expired``/``gone``, and
+it counts as abandoned.
 
 Adding an IPC method is one table row plus its handler: a method of :class:`Dispatcher` taking
 a :class:`Call` (answer it once with :meth:`Call.reply` or :meth:`Call.fail`) and its row in
@@ -51,6 +52,7 @@ from .load import (
     IDLE_CLOSE_S,
     MAX_ABANDONED_PER_PEER,
     MAX_PENDING_PER_CONNECTION,
+    MAX_PENDING_PER_PEER,
     MAX_PENDING_TOTAL,
     MAX_UNFINISHED_BYTES_TOTAL,
     Busy,
@@ -67,6 +69,7 @@ __all__ = [
     "UiFunctions",
     "Call",
     "MAX_PENDING_PER_CONNECTION",
+    "MAX_PENDING_PER_PEER",
     "MAX_PENDING_TOTAL",
     "MAX_VIOLATIONS",
     "BUSY_MESSAGE",
@@ -191,11 +194,12 @@ class Dispatcher:
             request; unknown, repeated or other connections' ids are ignored).
         version: reported by ``elicit-tray/info``.
         journal: where each request's outcome is logged (see :mod:`elicit_tray.logs`).
-        max_pending_per_connection / max_pending_total: the pending limits.
+        max_pending_per_connection / max_pending_total / max_pending_per_peer: the pending
+            limits (``max_pending_per_peer`` None: half of ``max_pending_total``).
         max_abandoned_per_peer / abandon_window_s: the abandoning rule.
         max_unfinished_bytes: :data:`MAX_UNFINISHED_BYTES_TOTAL`.
         clock: monotonic seconds (tests pass a fake one).
-        (The last six go to :class:`~elicit_tray.ipc.load.LoadPolicy`.)
+        (The last seven go to :class:`~elicit_tray.ipc.load.LoadPolicy`.)
     """
 
     def __init__(
@@ -206,6 +210,7 @@ class Dispatcher:
         journal: EventLog | None = None,
         max_pending_per_connection: int = MAX_PENDING_PER_CONNECTION,
         max_pending_total: int = MAX_PENDING_TOTAL,
+        max_pending_per_peer: int | None = None,
         max_abandoned_per_peer: int = MAX_ABANDONED_PER_PEER,
         abandon_window_s: float = ABANDON_WINDOW_S,
         max_unfinished_bytes: int = MAX_UNFINISHED_BYTES_TOTAL,
@@ -217,6 +222,7 @@ class Dispatcher:
         self.load = LoadPolicy(
             max_pending_per_connection=max_pending_per_connection,
             max_pending_total=max_pending_total,
+            max_pending_per_peer=max_pending_per_peer,
             max_abandoned_per_peer=max_abandoned_per_peer,
             abandon_window_s=abandon_window_s,
             max_unfinished_bytes=max_unfinished_bytes,
@@ -360,6 +366,13 @@ class Dispatcher:
         """Requests waiting for an answer, over all connections."""
         return sum(len(s.pending) for s in self._states.values())
 
+    def _demand(self, state: _State) -> Demand:
+        """What one more request on ``state``'s connection adds to (its connection, its
+        process's connections, all of them)."""
+        key = state.load.peer_key
+        on_peer = sum(len(s.pending) for s in self._states.values() if s.load.peer_key == key)
+        return Demand(len(state.pending), self.pending_count(), key, on_peer)
+
     # -- messages -----------------------------------------------------------------------------
     def _send(self, channel: Channel, state: _State, message: dict[str, Any]) -> None:
         if state.open:
@@ -449,7 +462,7 @@ class Dispatcher:
             self.load.abandon(state.load.peer_key, 1)
             self.journal.record("elicitation", **who, outcome="expired", reason="gone", ms=_ms(received))
             return
-        busy = self.load.refusal(Demand(len(state.pending), self.pending_count(), state.load.peer_key))
+        busy = self.load.refusal(self._demand(state))
         if busy is not None:
             self._refuse(call, who, busy, received)
             return
