@@ -177,6 +177,7 @@ def test_window_titles_menu_entries_and_notifications_keep_their_special_charact
     widget.winId()
     assert widget.windowHandle().title() == title
     assert menu_text("A & B\tC") == "A && B C"
+    assert menu_text("my_server & co", dbusmenu=True) == "my__server && co"  # dbusmenu: "_" marks a mnemonic
     assert notification_text("<b>x</b> & y", markup=True) == "&lt;b&gt;x&lt;/b&gt; &amp; y"
     assert notification_text("<b>x</b> & y", markup=False) == "<b>x</b> & y"
     widget.deleteLater()
@@ -202,7 +203,7 @@ def test_the_tray_menu_tooltip_and_notification_show_the_summary_as_it_is(presen
     assert [text for text in drawn if payload[:20] in text] == [plain(expected)]
     assert tray.toolTip() == "elicit-tray: 1 request waiting"  # no server text in the tray's tooltip
     for markup in (True, False):
-        tray.markup_notifications = lambda markup=markup: markup
+        tray.dbus_tray = lambda markup=markup: markup
         title, body = tray.notification(expected)
         assert title == "A server asks for your input"
         if markup:  # a freedesktop notification server reads the body as markup
@@ -286,3 +287,19 @@ def test_a_claim_never_looks_like_what_the_tray_verified(presenter, said, tmp_pa
     assert f"Client (self-reported): “{shown}”" in text
     assert "Process: /usr/bin/python3 /home/u/fake.py (pid 42)" in text
     window.close()
+
+
+def test_an_exported_tray_menu_keeps_underscores_and_ampersands_of_server_names(presenter):
+    """Over D-Bus (StatusNotifierItem) the menu is a dbusmenu: Qt turns the first ``&`` into
+    ``_``, and ``_x`` is a mnemonic there, so ``my_server`` would read ``myserver``."""
+    from elicit_tray.ui.tray import Tray
+
+    params = dict(_params("x"), message="Pay?", _meta={"elicit-tray/requester": {"serverName": "my_bank & co"}})
+    request = parse_elicit_params(params, _peer("x"))
+    presenter.dialogs[request.key] = presenter.build(request)
+    tray = Tray(presenter)
+    for exported, wire in ((False, "“my_bank && co”: Pay?"), (True, "“my__bank && co”: Pay?")):
+        tray.dbus_tray = lambda exported=exported: exported
+        tray.rebuild()
+        assert [plain(a.text()) for a in tray.menu.actions()][1] == wire
+    presenter.dialogs.clear()

@@ -180,10 +180,12 @@ def notification_text(text: str, *, markup: bool) -> str:
     return html.escape(text, quote=False) if markup else text
 
 
-def menu_text(text: str) -> str:
+def menu_text(text: str, *, dbusmenu: bool = False) -> str:
     """``text`` for a menu entry (``QAction``), shown as it is: one line (a tab would start the
-    shortcut column), and ``&`` doubled (it would mark a mnemonic)."""
-    return one_line(text).replace("&", "&&")
+    shortcut column), and ``&`` doubled (it would mark a mnemonic). ``dbusmenu``: the menu is
+    exported over D-Bus (Qt's D-Bus tray), where ``_`` marks the mnemonic: doubled too."""
+    shown = one_line(text).replace("&", "&&")
+    return shown.replace("_", "__") if dbusmenu else shown
 
 
 def plain_message_box(

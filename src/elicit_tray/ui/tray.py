@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ..history import Recorder
     from ..settings import Preferences
 
-__all__ = ["ENV_OPEN_WINDOW", "Tray", "app_icon", "notifications_take_markup"]
+__all__ = ["ENV_OPEN_WINDOW", "Tray", "app_icon", "dbus_tray_in_use"]
 
 #: ``history`` or ``settings``: the tray app opens that window as it starts.
 ENV_OPEN_WINDOW = "ELICIT_TRAY_OPEN_WINDOW"
@@ -48,10 +48,11 @@ def app_icon(pending: bool = False) -> QIcon:
         return QIcon(str(path))
 
 
-def notifications_take_markup() -> bool:
-    """Whether ``QSystemTrayIcon.showMessage`` reaches a freedesktop notification server, which
-    reads the body as markup: Qt uses its D-Bus tray (and so the notification server) when a
-    StatusNotifierWatcher is on the session bus. False on Windows and macOS, without D-Bus, or
+def dbus_tray_in_use() -> bool:
+    """Whether Qt's D-Bus tray carries the icon (StatusNotifierItem): Qt uses it when a
+    StatusNotifierWatcher is on the session bus. Then ``showMessage`` reaches a freedesktop
+    notification server, which reads the body as markup, and the menu is exported as a
+    dbusmenu, which reads ``_`` as a mnemonic. False on Windows and macOS, without D-Bus, or
     when the bus cannot be asked; raises nothing."""
     if sys.platform.startswith(("win", "darwin")):
         return False
@@ -98,8 +99,10 @@ class Tray(QSystemTrayIcon):
         self.recorder = recorder
         self.preferences = preferences
         self.socket_path = socket_path
-        #: Whether notification bodies are read as markup (:func:`notifications_take_markup`).
-        self.markup_notifications: Callable[[], bool] = notifications_take_markup
+        # Asked once, as Qt decides once when the icon is made (and never again on the UI thread).
+        exported = dbus_tray_in_use()
+        #: Whether the icon, its menu and notifications go over D-Bus (:func:`dbus_tray_in_use`).
+        self.dbus_tray: Callable[[], bool] = lambda: exported
         self.history_window: Any = None
         self.settings_window: Any = None
         self.menu = QMenu()
@@ -135,7 +138,7 @@ class Tray(QSystemTrayIcon):
     def notification(self, summary: str) -> tuple[str, str]:
         """(title, body) of the notification for a dialog with ``summary``: the body shows the
         summary as it is on the notification path in use (:func:`~.labels.notification_text`)."""
-        body = notification_text(summary, markup=self.markup_notifications())
+        body = notification_text(summary, markup=self.dbus_tray())
         return translate("Tray", "A server asks for your input"), body
 
     def announce(self, summary: str) -> None:
@@ -157,8 +160,9 @@ class Tray(QSystemTrayIcon):
             (key, translate("Tray", "{summary} (not shown yet)").format(summary=text))
             for key, text in self.presenter.waiting_summaries()
         ]
+        exported = self.dbus_tray() if entries else False
         for key, text in entries:
-            action = QAction(menu_text(text), self.menu)
+            action = QAction(menu_text(text, dbusmenu=exported), self.menu)
             action.triggered.connect(lambda _=False, k=key: self.presenter.focus(k))
             self.menu.addAction(action)
         self.menu.addSeparator()
