@@ -7,6 +7,10 @@
         <translation>تحذير</translation>
     </message>
     <message>
+        <source>“{claim}”</source>
+        <translation>«{claim}»</translation>
+    </message>
+    <message>
         <source>{summary} — elicit-tray</source>
         <extracomment>How long an expired dialog stays to say so before it closes by itself (ms). Shown without the focus because the user was typing; it waits to be chosen.</extracomment>
         <translation>{summary} — elicit-tray</translation>
@@ -45,16 +49,16 @@
         <translation>الخادم الطالب</translation>
     </message>
     <message>
-        <source>Name reported by the server itself; not verified.</source>
-        <translation>الاسم كما أبلغ عنه الخادم نفسه؛ لم يُتحقَّق منه.</translation>
+        <source>That is what the server says it is; not verified.</source>
+        <translation>هذا ما يقوله الخادم عن نفسه؛ لم يُتحقَّق منه.</translation>
     </message>
     <message>
         <source>The server did not say who it is.</source>
         <translation>لم يذكر الخادم من هو.</translation>
     </message>
     <message>
-        <source>Relayed by {client} (as that program says).</source>
-        <translation>مُرسَل عبر {client} (كما يقول ذلك البرنامج).</translation>
+        <source>Relayed by a program that says it is {client}.</source>
+        <translation>مُرسَل عبر برنامج يقول إنه {client}.</translation>
     </message>
     <message>
         <source>Asked by the local program {program}</source>

@@ -7,6 +7,10 @@
         <translation>Warnung</translation>
     </message>
     <message>
+        <source>“{claim}”</source>
+        <translation>„{claim}“</translation>
+    </message>
+    <message>
         <source>{summary} — elicit-tray</source>
         <extracomment>How long an expired dialog stays to say so before it closes by itself (ms). Shown without the focus because the user was typing; it waits to be chosen.</extracomment>
         <translation>{summary} — elicit-tray</translation>
@@ -45,16 +49,16 @@
         <translation>Anfragender Server</translation>
     </message>
     <message>
-        <source>Name reported by the server itself; not verified.</source>
-        <translation>Der Name stammt vom Server selbst und ist nicht geprüft.</translation>
+        <source>That is what the server says it is; not verified.</source>
+        <translation>So nennt sich der Server selbst; nicht geprüft.</translation>
     </message>
     <message>
         <source>The server did not say who it is.</source>
         <translation>Der Server hat nicht angegeben, wer er ist.</translation>
     </message>
     <message>
-        <source>Relayed by {client} (as that program says).</source>
-        <translation>Weitergeleitet von {client} (nach Angabe dieses Programms).</translation>
+        <source>Relayed by a program that says it is {client}.</source>
+        <translation>Weitergeleitet von einem Programm, das angibt, {client} zu sein.</translation>
     </message>
     <message>
         <source>Asked by the local program {program}</source>

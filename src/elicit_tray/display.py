@@ -3,9 +3,12 @@
 docs/design.md "UI rules": server text is plain text, shown as sent, never markup or a link. One
 more rule keeps it honest: characters that can make text *look* different from what it is are
 made visible as ``\\uXXXX`` instead of acting. These are the bidirectional embedding, override
-and isolate controls (``\\u202e`` can show ``gnp.exe`` as ``exe.png``), the C0/C1 control
-characters, and, in one-line text such as a server name, line and paragraph breaks and invisible
-format characters (a name must not forge a second line such as "Verified by elicit-tray").
+and isolate controls (``\\u202e`` can show ``gnp.exe`` as ``exe.png``), the bidi marks LRM, RLM
+and ALM (``"Pay to account \\u200f12 34 56"`` reads ``56 34 12``), the deprecated format controls
+U+206A..U+206F, the C0/C1 control characters, and, in one-line text such as a server name, line
+and paragraph breaks and invisible format characters (a name must not forge a second line such
+as "Verified by elicit-tray"). Where server text meets other text on a line (a name in a
+sentence, a title before a message), each run of it is isolated (:func:`isolate`).
 
 Values are never changed (what goes back in ``content`` is what the user saw edited), but the
 dialog says when one holds such characters (:func:`invisible_chars`, :func:`describe_char`).
@@ -25,6 +28,9 @@ import unicodedata
 __all__ = [
     "display_text",
     "display_line",
+    "isolate",
+    "FSI",
+    "PDI",
     "invisible_chars",
     "describe_char",
     "breakable",
@@ -35,6 +41,13 @@ __all__ = [
 ]
 
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Invisible characters that change how the text around them is ordered or drawn: the bidi marks
+# (LRM, RLM, ALM: ``"Pay to \u200f12 34 56"`` reads ``56 34 12``) and the deprecated format
+# controls U+206A..U+206F (symmetric swapping, Arabic form shaping, national digit shapes).
+_BIDI_MARKS = frozenset("\u200e\u200f\u061c\u206a\u206b\u206c\u206d\u206e\u206f")
+#: FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE (UAX #9 2.4): :func:`isolate` puts each run
+#: of server text between them. Server text has its own isolates escaped, so these are ours.
+FSI, PDI = "\u2068", "\u2069"
 _JOINERS = frozenset("\u200c\u200d")  # needed by Persian, Indic scripts and emoji sequences
 # Letters that draw nothing (Hangul fillers, default-ignorable): a blank-looking name or value.
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
@@ -58,13 +71,26 @@ def escape_char(ch: str) -> str:
     return f"\\u{cp:04x}" if cp <= 0xFFFF else f"\\U{cp:08x}"
 
 
+def _reorders(ch: str) -> bool:
+    return ch in _BIDI_CONTROLS or ch in _BIDI_MARKS or (unicodedata.category(ch) == "Cc" and ch not in "\n\t")
+
+
 def display_text(text: str) -> str:
-    """Multi-line server text (message, description): newlines and tabs kept; bidi controls
-    and other control characters shown as ``\\uXXXX``. Raises nothing for any ``str``."""
-    return "".join(
-        escape_char(c) if (c in _BIDI_CONTROLS or (unicodedata.category(c) == "Cc" and c not in "\n\t")) else c
-        for c in text
-    )
+    """Multi-line server text (message, description): newlines and tabs kept; bidi controls,
+    bidi marks (LRM, RLM, ALM), the deprecated format controls U+206A..U+206F and other control
+    characters shown as ``\\uXXXX``. Raises nothing for any ``str``."""
+    return "".join(escape_char(c) if _reorders(c) else c for c in text)
+
+
+def isolate(text: str) -> str:
+    """``text`` (server or OS text already through :func:`display_text` or :func:`display_line`)
+    as a run of its own for the bidi algorithm: each line between :data:`FSI` and :data:`PDI`,
+    so that it takes its direction from its own first strong letter and neither moves the text
+    placed around it (a ``:``, ``*``, a pid, another name) nor is moved by it (UAX #9 2.4).
+    ``""`` stays ``""``; line breaks are kept. Raises nothing for any ``str``."""
+    if not text:
+        return text
+    return "\n".join(FSI + line + PDI if line else line for line in text.split("\n"))
 
 
 def _hidden(ch: str) -> bool:

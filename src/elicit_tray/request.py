@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
-from .display import display_line, display_text
+from .display import display_line, display_text, isolate
 
 if TYPE_CHECKING:
     from .schema import FormSpec
@@ -97,12 +97,23 @@ class Requester:
     @property
     def label(self) -> str | None:
         """``"Title (name) 1.2"``-style label of the server, or ``None`` when unknown."""
+        return self._compose(lambda text: text)
+
+    @property
+    def isolated_label(self) -> str | None:
+        """:attr:`label` as the UI shows it: each of the server's strings (title, name, version)
+        a bidi run of its own (:func:`~elicit_tray.display.isolate`), so that none reorders the
+        others or the brackets between them; ``None`` when unknown."""
+        return self._compose(isolate)
+
+    def _compose(self, run: Callable[[str], str]) -> str | None:
         name = self.server_title or self.server_name
         if not name:
             return None
+        name = run(name)
         if self.server_title and self.server_name and self.server_title != self.server_name:
-            name = f"{self.server_title} ({self.server_name})"
-        return f"{name} {self.server_version}" if self.server_version else name
+            name = f"{run(self.server_title)} ({run(self.server_name)})"
+        return f"{name} {run(self.server_version)}" if self.server_version else name
 
 
 @dataclass(frozen=True)
@@ -149,19 +160,31 @@ class Peer:
         Bidi controls, line breaks and invisible characters are shown as ``\\uXXXX``
         (:func:`~elicit_tray.display.display_line`), so the line cannot be forged.
         """
+        return self._compose(lambda word: word)
+
+    @property
+    def isolated_label(self) -> str | None:
+        """:attr:`label` as the UI shows it: the executable and each argument a bidi run of its
+        own (:func:`~elicit_tray.display.isolate`), so that an argument in a right-to-left script
+        cannot move the pid or the other words; ``None`` when the OS told nothing."""
+        return self._compose(isolate)
+
+    def _compose(self, run: Callable[[str], str]) -> str | None:
         if self.pid is None:
             return None
+
+        def words(items: list[str]) -> str:
+            return " ".join(run(display_line(shlex.quote(word))) for word in items) + (" …" if self.argv_cut else "")
+
         if self.executable is not None:
-            words = [self.executable, *(self.argv or ())[1:]]
-            command = " ".join(shlex.quote(word) for word in words) + (" …" if self.argv_cut else "")
             state = ", executable deleted since it started" if self.executable_deleted else ""
-            return display_line(f"{command} (pid {self.pid}{state})")
+            return f"{words([self.executable, *(self.argv or ())[1:]])} (pid {self.pid}{state})"
         if self.argv:
-            named = " ".join(shlex.quote(word) for word in self.argv) + (" …" if self.argv_cut else "")
+            named = words(list(self.argv))
         else:
-            named = shlex.quote(self.process_name) if self.process_name else "unknown process"
+            named = run(display_line(shlex.quote(self.process_name))) if self.process_name else "unknown process"
         told = ", as the process names itself" if (self.argv or self.process_name) else ""
-        return display_line(f"{named} (pid {self.pid}){told}; its executable is unknown")
+        return f"{named} (pid {self.pid}){told}; its executable is unknown"
 
     @classmethod
     def from_proc(cls, pid: int, uid: int | None, proc: str = "/proc") -> Peer:

@@ -154,9 +154,12 @@ def test_a_screen_reader_reads_every_field_its_constraints_and_after_a_failed_su
     conn = _open(sock, FORM)
     try:
         nodes = _tree(env, lambda ns: any(n["name"] == "Traveller" and n["role"] == "text" for n in ns))
-        assert _one(nodes, role="dialog")["name"] == "travel: Book the trip? — elicit-tray"
+        # the server's name is a claim (quoted); each run of server text is isolated
+        assert _one(nodes, role="dialog")["name"] == (
+            "“\u2068\u2068travel\u2069\u2069”: \u2068Book the trip?\u2069 — elicit-tray"
+        )
         assert _one(nodes, role="label", name="Book the trip?")["description"] == "Message from the server"
-        assert _one(nodes, role="label", name="travel")["description"] == "Requesting server"
+        assert _one(nodes, role="label", name="“travel”")["description"] == "Requesting server"
         assert _one(nodes, role="label", description="Requesting program")["name"].startswith(
             f"Asked by the local program {os.path.realpath(sys.executable)} "
         )
@@ -190,7 +193,7 @@ def test_a_screen_reader_reads_every_field_its_constraints_and_after_a_failed_su
         assert "enabled" not in accept["states"]  # the form is not valid yet
 
         window = subprocess.run(
-            ["xdotool", "search", "--sync", "--onlyvisible", "--name", "travel: Book the trip"],
+            ["xdotool", "search", "--sync", "--onlyvisible", "--name", "Book the trip"],
             env=env,
             capture_output=True,
             text=True,

@@ -218,7 +218,8 @@ def test_local_endpoint_closes_a_connection_from_another_uid_without_reading(
         "reason": "other-user",
         "uid": other,
         "pid": 99999,
-        "process": "intruder",
+        # the process as the OS reports it; this fake peer has no executable, so its own name is marked
+        "process": "intruder (pid 99999), as the process names itself; its executable is unknown",
     }
 
 

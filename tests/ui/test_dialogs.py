@@ -35,6 +35,11 @@ COPIES = {
 URL = {"mode": "url", "elicitationId": "e-1", "message": "Connect", "url": "https://auth.example.com/x"}
 
 
+def _plain(text: str) -> str:
+    """``text`` without the bidi isolates around each run of server text (they show nothing)."""
+    return text.translate({0x2066: None, 0x2068: None, 0x2069: None})
+
+
 def _create(tray, channel, params, request_id=1):
     tray.send(channel, rpc.create(request_id, params))
 
@@ -148,11 +153,11 @@ def test_the_dialog_says_who_asks_and_marks_the_name_as_self_reported(aio):
     )
     channel, dialog = tray.ask(params, [])
     text = shown_texts(dialog)
-    assert "File Server (files) 2.0" in text
-    assert "reported by the server itself; not verified" in text
-    assert "Relayed by runner (as that program says)." in text
+    assert "“File Server (files) 2.0”" in text  # a claim: quoted
+    assert "That is what the server says it is; not verified." in text
+    assert "Relayed by a program that says it is “runner”." in text
     assert "test-requester (pid 4242)" in text
-    assert dialog.windowTitle() == "File Server (files) 2.0: Proceed? — elicit-tray"
+    assert _plain(dialog.windowTitle()) == ("“File Server (files) 2.0”: Proceed? — elicit-tray")
     tray.disconnect(channel)
 
 
@@ -300,8 +305,8 @@ def test_the_tray_menu_lists_pending_requests_and_dismiss_all_answers_cancel(aio
     _create(tray, channel, params)
     tray.dialog()
     icon.rebuild()
-    texts = [a.text() for a in icon.menu.actions()]
-    assert texts[:2] == ["1 request waiting", "files: Proceed?"]
+    texts = [_plain(a.text()) for a in icon.menu.actions()]
+    assert texts[:2] == ["1 request waiting", "“files”: Proceed?"]
     assert icon.toolTip() == "elicit-tray: 1 request waiting"
     dismiss = next(a for a in icon.menu.actions() if a.text().startswith("&Dismiss all"))
     dismiss.trigger()
@@ -708,8 +713,8 @@ def test_the_identity_header_is_one_elided_line_per_item_that_server_text_cannot
     identity = dialog.findChild(QFrame, "identity")
     server, process = dialog.findChild(QLabel, "server-name"), dialog.findChild(QLabel, "process")
     relay = dialog.findChild(QLabel, "relay")
-    assert server.text() == "files ✔ Verified by elicit-tray"  # the no-break-space run is one space
-    assert relay.text() == "Relayed by runner two (as that program says)."
+    assert server.text() == "“files ✔ Verified by elicit-tray”"  # the no-break-space run is one space
+    assert relay.text() == "Relayed by a program that says it is “runner two”."
     for label in (server, relay, process):
         assert identity.isAncestorOf(label)
         assert label.height() < 2 * label.fontMetrics().lineSpacing()  # one line, never two
@@ -752,7 +757,7 @@ def test_window_titles_say_which_server_asks_what_and_dialogs_never_sit_exactly_
     for n, params in enumerate(asks, 1):
         _create(tray, channel, params, n)
     dialogs = [tray.dialog() for _ in asks]
-    assert [d.windowTitle() for d in dialogs] == [f"s{n}: Question {n} — elicit-tray" for n in range(5)]
+    assert [_plain(d.windowTitle()) for d in dialogs] == [f"“s{n}”: Question {n} — elicit-tray" for n in range(5)]
     assert len({d.pos().toTuple() for d in dialogs}) == 5
     tray.disconnect(channel)
 
@@ -806,7 +811,7 @@ def test_the_tray_menu_is_current_before_it_opens(aio):
     channel = tray.connect()
     _create(tray, channel, CONFIRM, 1)
     tray.dialog()
-    texts = [a.text() for a in icon.menu.actions()]  # no aboutToShow: what a panel measures
+    texts = [_plain(a.text()) for a in icon.menu.actions()]  # no aboutToShow: what a panel measures
     assert texts[0] == "1 request waiting" and texts[1].endswith(": Proceed?")
     tray.disconnect(channel)
     assert [a.text() for a in icon.menu.actions()][0] == "No requests waiting"

@@ -163,9 +163,15 @@ def window(tmp_path, qtbot, monkeypatch):
     time.tzset()
 
 
+def plain(text: str) -> str:
+    """``text`` without the bidi isolates around each run of server text (they show nothing)."""
+    return text.translate({0x2066: None, 0x2068: None, 0x2069: None})
+
+
 def cells(win: HistoryWindow) -> list[list[str]]:
+    """The table's cells as shown (isolates dropped: :func:`plain`)."""
     model = win.model
-    return [[model.index(r, c).data() for c in range(model.columnCount())] for r in range(model.rowCount())]
+    return [[plain(model.index(r, c).data()) for c in range(model.columnCount())] for r in range(model.rowCount())]
 
 
 def test_the_table_lists_every_decision_newest_first_with_exact_cells(window):
@@ -174,27 +180,34 @@ def test_the_table_lists_every_decision_newest_first_with_exact_cells(window):
     assert rows[:4] == [
         [
             "2026-09-22 02:53",
-            "travel",
-            "agent-runner (31337)",
+            "“travel”",
+            "/usr/bin/agent-runner (pid 31337)",
             "form",
             "Waiting for an answer",
             "Add travel insurance for 19 EUR?",
         ],
-        ["2026-09-22 02:13", "feedback", "agent-runner (31337)", "form", "Declined", "Anything else?"],
+        ["2026-09-22 02:13", "“feedback”", "/usr/bin/agent-runner (pid 31337)", "form", "Declined", "Anything else?"],
         [
             "2026-09-22 01:33",
-            "Deployer",
-            "agent-runner (31337)",
+            "“Deployer”",
+            "/usr/bin/agent-runner (pid 31337)",
             "form",
             "Accepted",
             "Deploy docs to which environment?",
         ],
-        ["2026-09-22 00:53", "github", "agent-runner (31337)", "URL", "Declined", "Re-authorise the GitHub app"],
+        [
+            "2026-09-22 00:53",
+            "“github”",
+            "/usr/bin/agent-runner (pid 31337)",
+            "URL",
+            "Declined",
+            "Re-authorise the GitHub app",
+        ],
     ]
     assert rows[-1] == [
         "2026-09-21 14:13",
-        "Deployer",
-        "agent-runner (31337)",
+        "“Deployer”",
+        "/usr/bin/agent-runner (pid 31337)",
         "form",
         "Accepted",
         "Deploy web to which environment?",
@@ -204,16 +217,16 @@ def test_the_table_lists_every_decision_newest_first_with_exact_cells(window):
 def test_the_detail_pane_shows_everything_kept_and_never_a_secret(window):
     row = next(i for i, r in enumerate(window.model.rows) if r["message"].startswith("Confirm the booking"))
     window.table.selectRow(row)
-    assert window.details.toPlainText() == "\n".join(
+    assert plain(window.details.toPlainText()) == "\n".join(
         [
             "Outcome: Accepted (accept)",
             "Received: 2026-09-21 15:33:20",
             "Shown: 2026-09-21 15:33:20",
             "Answered: 2026-09-21 15:33:41",
             "Duration: 21.2 s",
-            "Server (self-reported): travel",
-            "Client (self-reported): agent-runner",
-            "Process: agent-runner",
+            "Server (self-reported): “travel”",  # what the requester says: quoted
+            "Client (self-reported): “agent-runner”",
+            "Process: /usr/bin/agent-runner (pid 31337)",  # what the OS reported: not quoted
             "Process id: 31337",
             "Executable: /usr/bin/agent-runner",
             "User id: 1000",
@@ -305,7 +318,7 @@ def test_new_decisions_appear_while_the_window_is_open(window):
     request = parse_elicit_params(_form("late", "One more?", _FEEDBACK), Peer(pid=5))
     recorder.clock.now = T0 + 100_000
     recorder.arrived(request)
-    assert cells(window)[0][:2] == ["2026-09-22 18:00", "late"]
+    assert cells(window)[0][:2] == ["2026-09-22 18:00", "“late”"]
     assert cells(window)[0][4] == "Waiting for an answer"
     recorder.record("elicitation", id=99, key=request.key, outcome="cancel-escape")
     assert cells(window)[0][4] == "Cancelled (Escape)"
@@ -410,7 +423,7 @@ def test_the_detail_pane_has_one_line_per_line_of_the_column_table_in_order(qtbo
         url_reasons=["userinfo"],
         fields=[{"name": "a", "title": "A", "secret": False, "value": "v"}],
     )
-    labels = [line.split(":")[0] for line in details(row).splitlines()]
+    labels = [line.split(":")[0] for line in plain(details(row)).splitlines()]
     assert labels == [
         line.label.format(title="A", value="v").split(":")[0] if line.shows == "fields" else line.label
         for _column, line in LINES

@@ -20,6 +20,11 @@ from tests.ui.harness import Tray
 CONFIRM = {"type": "object", "properties": {}}
 
 
+def _plain(text: str) -> str:
+    """``text`` without the bidi isolates around each run of server text (they show nothing)."""
+    return text.translate({0x2066: None, 0x2068: None, 0x2069: None})
+
+
 def ask(n: int) -> dict[str, Any]:
     return {
         "message": f"Question {n}?",
@@ -73,10 +78,10 @@ def test_only_a_few_dialogs_are_shown_the_rest_wait_in_order_listed_in_the_tray_
     )
     assert [count_text(d) for d in shown[:-1]] == [None] * (MAX_SHOWN_DIALOGS - 1)
     icon.rebuild()
-    texts = [a.text() for a in icon.menu.actions()]
+    texts = [_plain(a.text()) for a in icon.menu.actions()]
     assert texts[: total + 1] == [f"{total} requests waiting"] + [
-        f"s{n}: Question {n}?" for n in range(MAX_SHOWN_DIALOGS)
-    ] + [f"s{n}: Question {n}? (not shown yet)" for n in range(MAX_SHOWN_DIALOGS, total)]
+        f"“s{n}”: Question {n}?" for n in range(MAX_SHOWN_DIALOGS)
+    ] + [f"“s{n}”: Question {n}? (not shown yet)" for n in range(MAX_SHOWN_DIALOGS, total)]
     assert icon.toolTip() == f"elicit-tray: {total} requests waiting"
     # an answer makes room: the oldest waiting one is shown, the count follows
     QTest.mouseClick(tray.arm(shown[0]).decline_button, Qt.MouseButton.LeftButton)
@@ -96,7 +101,9 @@ def test_only_a_few_dialogs_are_shown_the_rest_wait_in_order_listed_in_the_tray_
     )
     # choosing the last waiting one in the tray menu shows it at once, over the limit
     icon.rebuild()
-    last = next(a for a in icon.menu.actions() if a.text() == f"s{total - 1}: Question {total - 1}? (not shown yet)")
+    last = next(
+        a for a in icon.menu.actions() if _plain(a.text()) == f"“s{total - 1}”: Question {total - 1}? (not shown yet)"
+    )
     last.trigger()
     chosen = tray.dialog()
     assert chosen.request.message == f"Question {total - 1}?" and len(tray.presenter.dialogs) == MAX_SHOWN_DIALOGS + 1

@@ -140,7 +140,7 @@ def test_long_unbroken_words_in_server_text_wrap_inside_the_dialog_and_nothing_i
         "title": dialog.rows["password"].label,
     }
     server = dialog.findChild(QLabel, "server-name")  # the identity header: one elided line instead
-    assert server.text() == "s" * 400 and server.shown_text().endswith("…")
+    assert server.text() == "“" + "s" * 400 + "”" and server.shown_text().endswith("…")
     assert server.fontMetrics().horizontalAdvance(server.shown_text()) <= server.contentsRect().width()
     for name, label in labels.items():
         assert isinstance(label, WrappingLabel), name

@@ -88,3 +88,29 @@ def test_display_is_a_leaf() -> None:
     ]
     assert ours == []
     assert not hasattr(display, "for_display")
+
+
+def test_bidi_marks_and_deprecated_format_controls_in_a_message_are_shown_not_obeyed():
+    # "Pay to account \u200f12 34 56" would read "56 34 12": every mark is shown where it is.
+    assert display_text("Pay to account \u200f12 34 56") == "Pay to account \\u200f12 34 56"
+    assert display_text("a\u200eb\u061cc\nd\u206ee\u206af") == "a\\u200eb\\u061cc\nd\\u206ee\\u206af"
+    for mark in "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u206a\u206f":
+        assert display_text(f"x{mark}1 2") == f"x\\u{ord(mark):04x}1 2"
+        assert display_line(f"x{mark}1 2") == f"x\\u{ord(mark):04x}1 2"
+
+
+def test_each_line_of_server_text_is_a_run_of_its_own():
+    from elicit_tray.display import FSI, PDI, isolate
+
+    assert isolate("") == ""
+    assert isolate("שלום 12") == FSI + "שלום 12" + PDI
+    assert isolate("a\n\nb") == FSI + "a" + PDI + "\n\n" + FSI + "b" + PDI
+
+
+@given(st.text())
+def test_isolated_server_text_holds_only_balanced_isolates_of_ours(text):
+    from elicit_tray.display import FSI, PDI, isolate
+
+    for line in isolate(display_line(text)).split("\n"):
+        assert line == "" or (line[0], line[-1]) == (FSI, PDI)
+        assert line.count(FSI) == line.count(PDI) == (1 if line else 0)

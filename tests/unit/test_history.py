@@ -156,7 +156,7 @@ def test_a_form_accepted_with_values_and_a_secret_field_whose_value_is_never_sto
         server_title="Deployer",
         server_version="1.2",
         client="agent",
-        process="requester",
+        process="/usr/bin/requester (pid 4242)",
         pid=4242,
         executable="/usr/bin/requester",
         uid=1000,
@@ -231,7 +231,7 @@ def test_the_journal_line_is_unchanged_by_the_recorder_no_values_no_message_reda
             "event": "elicitation",
             "id": 1,
             "pid": 4242,
-            "process": "requester",
+            "process": "/usr/bin/requester (pid 4242)",  # as the OS reports it
             "uid": 1000,
             "server": "deployer",
             "client": "agent",
@@ -243,7 +243,7 @@ def test_the_journal_line_is_unchanged_by_the_recorder_no_values_no_message_reda
             "event": "elicitation",
             "id": 2,
             "pid": 4242,
-            "process": "requester",
+            "process": "/usr/bin/requester (pid 4242)",  # as the OS reports it
             "uid": 1000,
             "server": "github",
             "mode": "url",
@@ -323,7 +323,7 @@ def test_a_database_of_the_first_schema_version_is_migrated_and_its_rows_kept(tm
     assert old.version == 1 and old.rows()[1]["executable"] is None
     old.close()
     history = History(path, clock=lambda: T0 + 20)
-    assert (history.version, SCHEMA_VERSION) == (2, 2)
+    assert (history.version, SCHEMA_VERSION) == (3, 3)
     assert history.rows() == [
         row(id=2, received=ts(10), mode="url", outcome="interrupted"),
         row(
@@ -332,7 +332,7 @@ def test_a_database_of_the_first_schema_version_is_migrated_and_its_rows_kept(tm
             answered=ts(1.5),
             duration_ms=1500.0,
             pid=9,
-            process="p",
+            process="p (pid 9), as the process names itself; its executable is unknown",  # version 3
             uid=1000,
             server="s",
             client="c",

@@ -131,3 +131,46 @@ def test_the_search_looks_in_every_search_column_and_no_other(tmp_path: Path):
     for name in COLUMNS:
         found = [r for r in history.rows(search=f"token-{name}") if r[name] is not None]
         assert bool(found) == (name in SEARCH_COLUMNS), name
+
+
+def test_version_3_turns_the_name_a_process_chose_into_what_the_os_reported(tmp_path: Path):
+    """Until version 3, ``process`` held /proc/<pid>/comm (which the process sets itself); from
+    then on, the process as the OS reports it (Peer.label)."""
+    path = tmp_path / "h.sqlite3"
+    db = sqlite3.connect(path, isolation_level=None)
+    for number in range(2):
+        migrate_step(db, number)
+    rows = [
+        (9, "gnome-keyring-d", "/usr/bin/python3"),  # a name chosen with prctl(PR_SET_NAME)
+        (10, "agent", None),  # the executable was not known
+        (11, None, None),
+        (None, "x", None),
+    ]
+    for pid, process, executable in rows:
+        db.execute(
+            "INSERT INTO decisions (received, outcome, pid, process, executable) VALUES (?, 'decline', ?, ?, ?)",
+            (T0, pid, process, executable),
+        )
+    db.close()
+    history = History(path)
+    assert [r["process"] for r in reversed(history.rows())] == [
+        "/usr/bin/python3 (pid 9)",
+        "agent (pid 10), as the process names itself; its executable is unknown",
+        "unknown process (pid 11); its executable is unknown",
+        None,
+    ]
+
+
+def test_the_recorder_keeps_the_process_as_the_os_reports_it_never_its_chosen_name(tmp_path: Path):
+    from elicit_tray.elicitation import parse_elicit_params
+    from elicit_tray.history import Recorder
+    from elicit_tray.request import Peer
+
+    history = History(tmp_path / "h.sqlite3")
+    recorder = Recorder(None, history)
+    peer = Peer(pid=4, uid=1, process_name="gnome-keyring-d", executable="/usr/bin/python3", argv=("x", "a.py"))
+    recorder.arrived(
+        parse_elicit_params({"message": "m", "requestedSchema": {"type": "object", "properties": {}}}, peer)
+    )
+    (row,) = history.rows()
+    assert (row["process"], row["executable"], row["pid"]) == ("/usr/bin/python3 a.py (pid 4)", "/usr/bin/python3", 4)

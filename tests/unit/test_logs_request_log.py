@@ -83,7 +83,10 @@ def form(message: str, schema: dict[str, Any] = SCHEMA) -> dict[str, Any]:
     }
 
 
-WHO = {"pid": 4242, "process": "test-requester", "uid": 1000}
+#: The process as the OS reports it (Peer.label), the line the dialog shows; its executable is
+#: not known to this fake peer, so its own name is marked as such.
+PROCESS = "test-requester (pid 4242), as the process names itself; its executable is unknown"
+WHO = {"pid": 4242, "process": PROCESS, "uid": 1000}
 
 
 def test_every_outcome_kind_is_one_line_without_values(tmp_path: Path) -> None:
@@ -139,7 +142,7 @@ def test_every_outcome_kind_is_one_line_without_values(tmp_path: Path) -> None:
             "code": -32602,
             "violations": ["/requestedSchema/type", "/requestedSchema/properties"],
         },
-        {"event": "ignored-response", "id": 11, "pid": 4242, "process": "test-requester"},
+        {"event": "ignored-response", "id": 11, "pid": 4242, "process": PROCESS},
         {**base, "id": 9, "outcome": "expired", "reason": "disconnected"},
     ]
     text = path.read_text(encoding="utf-8")

@@ -197,3 +197,21 @@ def test_a_long_argument_list_is_cut_and_marked(tmp_path):
     peer = Peer.from_proc(8, 1000, str(proc))
     assert peer.argv == ("tool", "a" * 4091) and peer.argv_cut
     assert peer.label == "/usr/bin/tool " + "a" * 4091 + " … (pid 8)"
+
+
+def test_the_shown_label_isolates_the_executable_and_each_argument_but_logs_keep_the_plain_label():
+    from elicit_tray.request import Requester
+
+    peer = Peer(pid=9, uid=1, executable="/usr/bin/tool", argv=("tool", "חשבון 12", "\u200f34"))
+    assert peer.label == "/usr/bin/tool 'חשבון 12' '\\u200f34' (pid 9)"
+    assert peer.isolated_label == ("\u2068/usr/bin/tool\u2069 \u2068'חשבון 12'\u2069 \u2068'\\u200f34'\u2069 (pid 9)")
+    named = Peer(pid=9, process_name="gnome-keyring-d")
+    assert (
+        named.isolated_label
+        == "\u2068gnome-keyring-d\u2069 (pid 9), as the process names itself; its executable is unknown"
+    )
+    assert Peer().isolated_label is None
+    requester = Requester(server_name="בנק", server_title="Bank", server_version="12")
+    assert requester.label == "Bank (בנק) 12"
+    assert requester.isolated_label == "\u2068Bank\u2069 (\u2068בנק\u2069) \u206812\u2069"
+    assert Requester().isolated_label is None

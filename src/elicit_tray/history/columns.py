@@ -89,7 +89,8 @@ Fill = Literal["database", "arrival", "shown", "end", "form", "url", "reason"]
 #: How the History window's table draws a cell (:data:`elicit_tray.ui.history_window.CELL_FORMATS`).
 CellFormat = Literal["time", "server", "process", "mode", "outcome", "question"]
 #: How the detail pane writes a line (:data:`elicit_tray.ui.history_window.LINE_FORMATS`).
-LineFormat = Literal["text", "time", "outcome", "duration", "server", "list", "fields"]
+#: ``said`` is what the requester claims (its client name): shown quoted, never like a fact.
+LineFormat = Literal["text", "said", "time", "outcome", "duration", "server", "list", "fields"]
 #: The values a request gives a column at arrival.
 Scalar = str | int | None
 
@@ -206,7 +207,7 @@ TABLE: tuple[Column, ...] = (
         search=True,
         request=lambda r: r.requester.client_name,
         event="client",
-        line=Line(7, QT_TRANSLATE_NOOP("History", "Client (self-reported)"), "text"),
+        line=Line(7, QT_TRANSLATE_NOOP("History", "Client (self-reported)"), "said"),
     ),
     Column(
         "process",
@@ -214,7 +215,10 @@ TABLE: tuple[Column, ...] = (
         1,
         "arrival",
         search=True,
-        request=lambda r: r.peer.process_name,
+        # The process as the OS reports it (Peer.label: executable, arguments, pid), the line
+        # the dialog showed; never the name it chose for itself (/proc/<pid>/comm). Until
+        # version 3 it held that name (the migration converts it).
+        request=lambda r: r.peer.label,
         event="process",
         cell=Cell(2, QT_TRANSLATE_NOOP("History", "Process"), "process", width=170),
         line=Line(8, QT_TRANSLATE_NOOP("History", "Process"), "text"),
@@ -327,6 +331,17 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE decisions ADD COLUMN server_title TEXT;
     ALTER TABLE decisions ADD COLUMN server_version TEXT;
     CREATE INDEX decisions_received ON decisions (received);
+    """,
+    # version 3: process is the process as the OS reports it, not the name it chose for itself
+    # (char(59) is ";", which would end the statement for migrate_step)
+    """
+    UPDATE decisions SET process = CASE
+        WHEN pid IS NULL THEN NULL
+        WHEN executable IS NOT NULL THEN executable || ' (pid ' || pid || ')'
+        WHEN process IS NOT NULL THEN
+            process || ' (pid ' || pid || '), as the process names itself' || char(59) || ' its executable is unknown'
+        ELSE 'unknown process (pid ' || pid || ')' || char(59) || ' its executable is unknown'
+    END;
     """,
 )
 #: The schema version this code writes.

@@ -104,7 +104,7 @@ def request_record(
         "id": request_id,
         "key": request.key,
         "pid": request.peer.pid,
-        "process": request.peer.process_name,
+        "process": request.peer.label,
         "uid": request.peer.uid,
         "server": request.requester.server_name,
         "client": request.requester.client_name,

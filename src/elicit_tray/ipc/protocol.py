@@ -332,7 +332,7 @@ class Dispatcher:
                 reason="unfinished-input",
                 bytes=victim.load.unfinished,
                 pid=peer.pid,
-                process=peer.process_name,
+                process=peer.label,
             )
             self._send(
                 victim.channel,
@@ -387,7 +387,7 @@ class Dispatcher:
                 "ignored-response",
                 id=msg.id if rpc._valid_id(msg.id) else None,
                 pid=channel.peer.pid,
-                process=channel.peer.process_name,
+                process=channel.peer.label,
             )
         elif isinstance(msg, rpc.Notification):
             notice = self.notifications.get(msg.method)
@@ -456,7 +456,7 @@ class Dispatcher:
         channel, state, msg = call.channel, call.state, call.msg
         received = time.monotonic()
         peer = channel.peer
-        who = {"id": msg.id, "pid": peer.pid, "process": peer.process_name, "uid": peer.uid}
+        who = {"id": msg.id, "pid": peer.pid, "process": peer.label, "uid": peer.uid}
         if self._gone(state):  # nobody to answer: no dialog, nothing sent
             log.info("request %r read after its requester left: no dialog", msg.id)
             self.load.abandon(state.load.peer_key, 1)

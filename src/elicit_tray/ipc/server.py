@@ -167,7 +167,7 @@ class _QtChannel(QObject):
                     self._endpoint.max_unsent_bytes,
                 )
                 self._endpoint.journal.record(
-                    "connection-closed", reason="unread-answers", pid=self.peer.pid, process=self.peer.process_name
+                    "connection-closed", reason="unread-answers", pid=self.peer.pid, process=self.peer.label
                 )
                 self._endpoint.drop(self)
                 return
@@ -394,7 +394,7 @@ class LocalEndpoint(QObject):
                 # Before anything is read: another user's process gets nothing, not even an error.
                 log.warning("refusing a connection from uid %s (pid %s)", peer.uid, peer.pid)
                 self.journal.record(
-                    "connection-refused", reason="other-user", uid=peer.uid, pid=peer.pid, process=peer.process_name
+                    "connection-refused", reason="other-user", uid=peer.uid, pid=peer.pid, process=peer.label
                 )
                 sock.abort()
                 sock.deleteLater()
@@ -443,7 +443,7 @@ class LocalEndpoint(QObject):
             reason,
             len(self._channels),
         )
-        self.journal.record("connection-refused", reason=reason, uid=peer.uid, pid=peer.pid, process=peer.process_name)
+        self.journal.record("connection-refused", reason=reason, uid=peer.uid, pid=peer.pid, process=peer.label)
         sock.write(rpc.encode(rpc.error(None, rpc.SERVER_BUSY, message, data)))
         sock.flush()
         sock.disconnectFromServer()
@@ -467,9 +467,7 @@ class LocalEndpoint(QObject):
             if not isinstance(channel, _QtChannel) or id(channel) not in self._channels:
                 continue
             log.info("closing the idle connection of %s", channel.peer.label or "a requester")
-            self.journal.record(
-                "connection-closed", reason="idle", pid=channel.peer.pid, process=channel.peer.process_name
-            )
+            self.journal.record("connection-closed", reason="idle", pid=channel.peer.pid, process=channel.peer.label)
             _silence(channel.sock)
             self._lost(channel)
             channel.sock.disconnectFromServer()  # what was written still goes out

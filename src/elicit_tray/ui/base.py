@@ -7,6 +7,7 @@ docs/design.md "UI rules" and "Product policies" (Actions). Server text is alway
 from __future__ import annotations
 
 import logging
+import shlex
 from collections.abc import Mapping
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..display import display_line, isolate
 from ..request import Cancelled, Declined, ElicitationRequest, Outcome, outcome_kind
 from .application import application
 from .arming import ARM_DELAY_MS, ENGAGE_KEY_TEXT, Arming
@@ -30,7 +32,19 @@ from .focus import desktop
 from .i18n import translate
 
 # Re-exported: dialogs, the presenter and tests import these names from here.
-from .labels import FSI, LRI, PDI, ElidedLabel, announce, one_line, plain_label, summary, warning_label
+from .labels import (
+    FSI,
+    LRI,
+    PDI,
+    ElidedLabel,
+    announce,
+    claim,
+    one_line,
+    plain_label,
+    summary,
+    warning_label,
+    window_title,
+)
 from .sizing import PREFERRED_WIDTH, Sizing, box_content, capped_box
 from .style import error_css, warning_css
 from .widgets import mnemonic_letter
@@ -204,7 +218,9 @@ class ElicitationDialog(QDialog):
         if hasattr(self, "request"):
             raise RuntimeError("this dialog already shows a request")
         self.request = request
-        self.setWindowTitle(translate("Dialog", "{summary} — elicit-tray").format(summary=summary(request)))
+        self.setWindowTitle(
+            window_title(translate("Dialog", "{summary} — elicit-tray").format(summary=summary(request)))
+        )
         self._header_layout.insertWidget(0, self._identity())
         self.message_label.setText(request.message or "")
 
@@ -224,8 +240,12 @@ class ElicitationDialog(QDialog):
         box.setAutoFillBackground(True)
         box.setBackgroundRole(QPalette.ColorRole.AlternateBase)
         layout.setContentsMargins(8, 6, 8, 6)
+        # What the requester claims is quoted and says so ("says it is"); what the OS reports is
+        # not: a claim cannot pass for the verified line below it, whatever words it uses.
+        server_label = requester.isolated_label
         server = ElidedLabel(
-            requester.label or translate("Dialog", "An unnamed MCP server"), Qt.TextElideMode.ElideRight
+            claim(server_label) if server_label else translate("Dialog", "An unnamed MCP server"),
+            Qt.TextElideMode.ElideRight,
         )
         server.setObjectName("server-name")
         font = QFont(server.font())
@@ -234,8 +254,8 @@ class ElicitationDialog(QDialog):
         server.setFont(font)
         server.setAccessibleDescription(translate("Dialog", "Requesting server"))
         note = (
-            translate("Dialog", "Name reported by the server itself; not verified.")
-            if requester.label
+            translate("Dialog", "That is what the server says it is; not verified.")
+            if server_label
             else translate("Dialog", "The server did not say who it is.")
         )
         hint = plain_label(note, selectable=False)
@@ -243,8 +263,8 @@ class ElicitationDialog(QDialog):
         lines: list[QWidget] = [server, hint]
         if requester.client_name:
             relay = ElidedLabel(
-                translate("Dialog", "Relayed by {client} (as that program says).").format(
-                    client=FSI + requester.client_name + PDI
+                translate("Dialog", "Relayed by a program that says it is {client}.").format(
+                    client=claim(requester.client_name)
                 ),
                 Qt.TextElideMode.ElideMiddle,
             )
@@ -253,13 +273,14 @@ class ElicitationDialog(QDialog):
         # The executable's path stays whole; its arguments are elided in the middle, so that
         # the pid still ends the line.
         # The program is isolated left to right: a path must not be reordered by the sentence
-        # around it (in Arabic "/usr/bin/x (pid 1)" read "usr/bin/x (pid 1)/").
+        # around it (in Arabic "/usr/bin/x (pid 1)" read "usr/bin/x (pid 1)/"); each of its words
+        # is a run of its own (Peer.isolated_label).
         process = ElidedLabel(
             translate("Dialog", "Asked by the local program {program}").format(
-                program=LRI + (peer.label or translate("Dialog", "(unknown: the system did not tell)")) + PDI
+                program=LRI + (peer.isolated_label or translate("Dialog", "(unknown: the system did not tell)")) + PDI
             ),
             Qt.TextElideMode.ElideMiddle,
-            keep=peer.executable or "",
+            keep=isolate(display_line(shlex.quote(peer.executable))) if peer.executable else "",
         )
         process.setObjectName("process")
         process.setAccessibleDescription(translate("Dialog", "Requesting program"))

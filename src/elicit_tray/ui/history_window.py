@@ -51,11 +51,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..display import display_line, isolate
 from ..history import History, Recorder, export_csv, export_json
 from ..history.columns import CELLS, LINES, CellFormat, LineFormat
 from .i18n import translate
+from .labels import claim, plain_message_box, tooltip_text
 
 __all__ = ["HistoryWindow", "outcome_label"]
+
+
+def _label(text: str) -> QLabel:
+    """A one-line plain-text label (never rich text; ``&`` marks its mnemonic when it has a buddy)."""
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setText(text)
+    return label
 
 
 def _periods() -> list[tuple[str, int | None]]:
@@ -117,7 +127,9 @@ def local_time(stamp: str | None, seconds: bool = False) -> str:
 
 
 def _one_line(text: str | None, limit: int = 120) -> str:
-    flat = " ".join((text or "").split())
+    """Stored server or requester text as one honest line (:func:`~elicit_tray.display.display_line`:
+    invisible and reordering characters shown as ``\\uXXXX``), cut to ``limit`` characters."""
+    flat = display_line(" ".join(str(text or "").split()))
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
@@ -126,11 +138,15 @@ Row = dict[str, Any]
 
 
 def _server_cell(row: Row, name: str) -> str:
-    return _one_line(row["server_title"] or row[name], 60) or translate("History", "(unnamed)")
+    """What the server says it is, quoted (:func:`~.labels.claim`), or "(unnamed)"."""
+    said = _one_line(row["server_title"] or row[name], 200)
+    return claim(said) if said else translate("History", "(unnamed)")
 
 
 def _process_cell(row: Row, name: str) -> str:
-    return _one_line(row[name], 40) + (f" ({row['pid']})" if row["pid"] else "")
+    """The requesting process as the OS reported it (executable, arguments, pid:
+    :attr:`~elicit_tray.request.Peer.label`), never a name the process chose for itself."""
+    return _one_line(row[name], 300) or (f"(pid {row['pid']})" if row["pid"] else "")
 
 
 def _mode_cell(row: Row, name: str) -> str:
@@ -185,7 +201,7 @@ class DecisionsModel(QAbstractTableModel):
             return self.cell(self.rows[index.row()], index.column())
         source, cell = CELLS[index.column()]
         if role == Qt.ItemDataRole.ToolTipRole and cell.tooltip:
-            return self.rows[index.row()][source.name]
+            return tooltip_text(_lines(self.rows[index.row()][source.name]))
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -194,8 +210,24 @@ class DecisionsModel(QAbstractTableModel):
         return None
 
 
-def _labelled(label: str, value: Any) -> list[str]:
-    return [] if value in (None, "") else [f"{label}: {value}"]
+def _lines(value: Any) -> str:
+    """A stored value as honest lines, each through :func:`~elicit_tray.display.display_line`."""
+    return "\n".join(display_line(line) for line in str(value).splitlines())
+
+
+def _labelled(label: str, value: Any, *, said: bool = False) -> list[str]:
+    """``Label: value``, the value shown as it is (:func:`_lines`); a value of several lines
+    goes on indented lines of its own, so that no line of it can pass for another ``Label:
+    value`` line. ``said``: the value is what the requester claims, quoted
+    (:func:`~.labels.claim`)."""
+    if value in (None, ""):
+        return []
+    if said:
+        return [f"{label}: {claim(_one_line(value, 10_000))}"]
+    lines = _lines(value).split("\n")
+    if len(lines) == 1:
+        return [f"{label}: {lines[0]}"]
+    return [f"{label}:", *("    " + line for line in lines)]
 
 
 def _duration_line(row: Row, name: str, label: str) -> list[str]:
@@ -206,8 +238,10 @@ def _duration_line(row: Row, name: str, label: str) -> list[str]:
 
 def _server_line(row: Row, name: str, label: str) -> list[str]:
     title, server = row["server_title"], row[name]
-    named = f"({server})" if server and title else server
-    return _labelled(label, " ".join(filter(None, (title, named, row["server_version"]))))
+    parts = [isolate(_one_line(p, 10_000)) if p else p for p in (title, server, row["server_version"])]
+    named = f"({parts[1]})" if server and title else parts[1]
+    said = " ".join(filter(None, (parts[0], named, parts[2])))
+    return [f"{label}: {claim(said)}"] if said else []
 
 
 def _outcome_line(row: Row, name: str, label: str) -> list[str]:
@@ -224,7 +258,8 @@ def _field_lines(row: Row, name: str, label: str) -> list[str]:
             value = item["value"] if isinstance(item["value"], str) else json.dumps(item["value"], ensure_ascii=False)
         else:
             value = translate("History", "(not kept)")
-        out.append(label.format(title=item.get("title") or item.get("name"), value=value))
+        title = isolate(_one_line(item.get("title") or item.get("name"), 10_000))
+        out.append(label.format(title=title, value=display_line(value)))
     return out
 
 
@@ -232,11 +267,12 @@ def _field_lines(row: Row, name: str, label: str) -> list[str]:
 #: column's name, its translated label) -> lines (none when there is nothing to say).
 LINE_FORMATS: dict[LineFormat, Callable[[Row, str, str], list[str]]] = {
     "text": lambda row, name, label: _labelled(label, row[name]),
+    "said": lambda row, name, label: _labelled(label, row[name], said=True),
     "time": lambda row, name, label: _labelled(label, local_time(row[name], True)),
     "outcome": _outcome_line,
     "duration": _duration_line,
     "server": _server_line,
-    "list": lambda row, name, label: _labelled(label, ", ".join(row[name] or [])),
+    "list": lambda row, name, label: _labelled(label, ", ".join(display_line(str(v)) for v in row[name] or [])),
     "fields": _field_lines,
 }
 
@@ -351,7 +387,7 @@ class HistoryWindow(QDialog):
                 ),
             )
         ):
-            label = QLabel(label_text)
+            label = _label(label_text)
             label.setBuddy(widget)
             widget.setAccessibleName(name)
             widget.setAccessibleDescription(description)
@@ -380,7 +416,7 @@ class HistoryWindow(QDialog):
             translate("History", "Newest first. Use the arrow keys to choose a decision; its details follow.")
         )
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_details())
-        self.table_label = QLabel(translate("History", "&Table of decisions:"))
+        self.table_label = _label(translate("History", "&Table of decisions:"))
         self.table_label.setBuddy(self.table)
 
         self.details = QPlainTextEdit()
@@ -388,7 +424,7 @@ class HistoryWindow(QDialog):
         self.details.setTabChangesFocus(True)
         self.details.setAccessibleName(translate("History", "Details"))
         self.details.setAccessibleDescription(translate("History", "Everything kept about the chosen decision."))
-        details_label = QLabel(translate("History", "D&etails:"))
+        details_label = _label(translate("History", "D&etails:"))
         details_label.setBuddy(self.details)
 
         splitter = QSplitter(Qt.Orientation.Vertical)
@@ -406,7 +442,7 @@ class HistoryWindow(QDialog):
 
     def _build_buttons(self) -> QHBoxLayout:
         """The count of decisions shown, then Export JSON, Export CSV, Clear history and Close."""
-        self.count = QLabel()
+        self.count = _label("")
         self.count.setAccessibleName(translate("History", "Number of decisions shown"))
         self.export_json_button = QPushButton(translate("History", "Export &JSON…"))
         self.export_csv_button = QPushButton(translate("History", "Export &CSV…"))
@@ -482,7 +518,7 @@ class HistoryWindow(QDialog):
         self.server.clear()
         self.server.addItem(translate("History", "All servers"), None)
         for name in names:
-            self.server.addItem(_one_line(name, 60), name)
+            self.server.addItem(claim(_one_line(name, 200)), name)
         self.server.setCurrentIndex(max(0, self.server.findData(current)) if current is not None else 0)
         self.server.blockSignals(False)
 
@@ -522,11 +558,13 @@ class HistoryWindow(QDialog):
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
                 out.write(text)
         except OSError as exc:
-            QMessageBox.warning(
+            plain_message_box(
                 self,
+                QMessageBox.Icon.Warning,
                 title,
                 translate("History", "Cannot write {path}: {error}").format(path=target, error=exc.strerror or exc),
-            )
+                QMessageBox.StandardButton.Ok,
+            ).exec()
             return None
         return target
 
@@ -546,14 +584,15 @@ class HistoryWindow(QDialog):
         return path
 
     def _confirm_dialog(self, question: str) -> bool:
-        answer = QMessageBox.question(
+        box = plain_message_box(
             self,
+            QMessageBox.Icon.Question,
             translate("History", "Clear history"),
             question,
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No,
         )
-        return answer == QMessageBox.StandardButton.Yes
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        return box.exec() == QMessageBox.StandardButton.Yes
 
     def done(self, result: int) -> None:
         """Escape or Close: hide (the window is reused)."""

@@ -22,13 +22,14 @@ from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 
 from .. import desktop
 from .i18n import translate
+from .labels import menu_text, notification_text
 from .presenter import Presenter
 
 if TYPE_CHECKING:
     from ..history import Recorder
     from ..settings import Preferences
 
-__all__ = ["ENV_OPEN_WINDOW", "Tray", "app_icon"]
+__all__ = ["ENV_OPEN_WINDOW", "Tray", "app_icon", "dbus_tray_in_use"]
 
 #: ``history`` or ``settings``: the tray app opens that window as it starts.
 ENV_OPEN_WINDOW = "ELICIT_TRAY_OPEN_WINDOW"
@@ -45,6 +46,24 @@ def app_icon(pending: bool = False) -> QIcon:
     ref = resources.files("elicit_tray") / "resources" / "icons" / name
     with resources.as_file(ref) as path:
         return QIcon(str(path))
+
+
+def dbus_tray_in_use() -> bool:
+    """Whether Qt's D-Bus tray carries the icon (StatusNotifierItem): Qt uses it when a
+    StatusNotifierWatcher is on the session bus. Then ``showMessage`` reaches a freedesktop
+    notification server, which reads the body as markup, and the menu is exported as a
+    dbusmenu, which reads ``_`` as a mnemonic. False on Windows and macOS, without D-Bus, or
+    when the bus cannot be asked; raises nothing."""
+    if sys.platform.startswith(("win", "darwin")):
+        return False
+    try:
+        from PySide6.QtDBus import QDBusConnection
+
+        bus = QDBusConnection.sessionBus()
+        interface = bus.interface() if bus.isConnected() else None
+        return interface is not None and bool(interface.isServiceRegistered("org.kde.StatusNotifierWatcher").value())
+    except Exception:  # no QtDBus, no bus: Qt's own balloon shows plain text
+        return False
 
 
 def _waiting(count: int) -> str:
@@ -80,6 +99,10 @@ class Tray(QSystemTrayIcon):
         self.recorder = recorder
         self.preferences = preferences
         self.socket_path = socket_path
+        # Asked once, as Qt decides once when the icon is made (and never again on the UI thread).
+        exported = dbus_tray_in_use()
+        #: Whether the icon, its menu and notifications go over D-Bus (:func:`dbus_tray_in_use`).
+        self.dbus_tray: Callable[[], bool] = lambda: exported
         self.history_window: Any = None
         self.settings_window: Any = None
         self.menu = QMenu()
@@ -112,10 +135,17 @@ class Tray(QSystemTrayIcon):
             ("elicit-tray: " + _waiting(count)) if count else translate("Tray", "elicit-tray: no requests waiting")
         )
 
+    def notification(self, summary: str) -> tuple[str, str]:
+        """(title, body) of the notification for a dialog with ``summary``: the body shows the
+        summary as it is on the notification path in use (:func:`~.labels.notification_text`)."""
+        body = notification_text(summary, markup=self.dbus_tray())
+        return translate("Tray", "A server asks for your input"), body
+
     def announce(self, summary: str) -> None:
         """A short notification when a dialog appears (it may not get focus by itself)."""
         if self.isVisible() and self.supportsMessages():
-            self.showMessage(translate("Tray", "A server asks for your input"), summary, app_icon(), 4000)
+            title, body = self.notification(summary)
+            self.showMessage(title, body, app_icon(), 4000)
 
     def rebuild(self) -> None:
         """Recreate the menu from the current pending requests."""
@@ -130,8 +160,9 @@ class Tray(QSystemTrayIcon):
             (key, translate("Tray", "{summary} (not shown yet)").format(summary=text))
             for key, text in self.presenter.waiting_summaries()
         ]
+        exported = self.dbus_tray() if entries else False
         for key, text in entries:
-            action = QAction(text.replace("&", "&&"), self.menu)
+            action = QAction(menu_text(text, dbusmenu=exported), self.menu)
             action.triggered.connect(lambda _=False, k=key: self.presenter.focus(k))
             self.menu.addAction(action)
         self.menu.addSeparator()
