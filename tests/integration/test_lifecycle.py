@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -22,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.tray_process import Conn, TrayProcess, short_tmpdir, tray_env
-from tests.integration.xwindows import own_x_desktop, stop_processes
+from tests.integration.xwindows import own_x_desktop, stop_processes, tray_icon_window
 
 QUESTION = "Proceed with the deployment?"
 PLAN = [{"match": QUESTION, "steps": [{"do": "submit"}]}]
@@ -31,28 +30,6 @@ PARAMS = {
     "message": QUESTION,
     "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean", "default": True}}},
 }
-
-
-def _icon_window(display: str) -> str | None:
-    """The id of the ``elicit-tray`` icon window embedded in trayer's panel on ``display``."""
-    tree = subprocess.run(
-        ["xwininfo", "-root", "-tree"],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env={**os.environ, "DISPLAY": display},
-    ).stdout
-    lines = tree.splitlines()
-    for i, line in enumerate(lines):
-        if '("panel" "trayer")' in line:
-            depth = len(line) - len(line.lstrip())
-            for child in lines[i + 1 :]:
-                if len(child) - len(child.lstrip()) <= depth:
-                    break
-                found = re.search(r'(0x[0-9a-f]+) "elicit-tray": \("elicit-tray" "elicit-tray"\)', child)
-                if found:
-                    return found.group(1)
-    return None
 
 
 def _wait_for(what: str, check, timeout_s: float = 30):
@@ -108,7 +85,7 @@ def test_the_tray_app_exits_cleanly_under_a_tray_host(how, monkeypatch):
     )
     try:
         tray.start()
-        icon = _wait_for("the icon's embedding in the tray host", lambda: _icon_window(display))
+        icon = _wait_for("the icon's embedding in the tray host", lambda: tray_icon_window(display))
         with Conn(tray.sock) as conn:
             assert conn.call(1, "elicitation/create", PARAMS) == {
                 "jsonrpc": "2.0",

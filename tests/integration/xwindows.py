@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -94,6 +95,29 @@ def own_x_desktop(manager: str, log: Path) -> tuple[list[subprocess.Popen[bytes]
         stop_processes(wm, server)
         said = log.read_text(errors="replace")[-2000:]
     pytest.fail(f"{manager} did not start: {said}")
+
+
+def tray_icon_window(display: str | None = None) -> str | None:
+    """The id of the ``elicit-tray`` icon window embedded in trayer's panel on ``display``
+    (default: $DISPLAY), or None."""
+    tree = subprocess.run(
+        ["xwininfo", "-root", "-tree"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env=None if display is None else {**os.environ, "DISPLAY": display},
+    ).stdout
+    lines = tree.splitlines()
+    for i, line in enumerate(lines):
+        if '("panel" "trayer")' in line:
+            depth = len(line) - len(line.lstrip())
+            for child in lines[i + 1 :]:
+                if len(child) - len(child.lstrip()) <= depth:
+                    break
+                found = re.search(r'(0x[0-9a-f]+) "elicit-tray": \("elicit-tray" "elicit-tray"\)', child)
+                if found:
+                    return found.group(1)
+    return None
 
 
 _window_manager: subprocess.Popen[bytes] | None = None
