@@ -207,6 +207,8 @@ class Writer:
 
     def _try(self, db: History | None, job: Job) -> tuple[History | None, Literal["written", "busy", "error"]]:
         """One try at ``job`` (opening the database first if need be)."""
+        if job.kind == "shown" and (job.key or "") not in self._ids:
+            return db, "written"  # its arrival row was dropped: the end's whole row has the time
         try:
             if db is None:
                 db = self._opener(
