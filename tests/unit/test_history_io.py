@@ -315,3 +315,41 @@ def test_over_its_row_bound_the_history_deletes_the_never_shown_rows_first_then_
     assert [r["message"] for r in history.rows()] == ["6", "4", "3", "1"]  # 5 (never shown) next
     history.insert(received=7.0, shown=1.0, outcome="accept", message="7")
     assert [r["message"] for r in history.rows()] == ["7", "6", "4", "3"]  # then the oldest; pending stays
+
+
+def test_a_refused_request_and_a_new_retention_wait_for_the_lock_and_apply_after_it(tmp_path):
+    recorder, history, _ = recorder_on(tmp_path)
+    history.insert(received=Clock().now - 30 * 86400, outcome="decline", message="a month old")
+    from elicit_tray.history import Privacy
+
+    with LockHolder(tmp_path / "h.sqlite3") as holder:
+        recorder.record("elicitation", id=3, outcome="busy", code=-32000, scope="total", server="s", mode="form")
+        recorder.set_privacy(Privacy(retention_days=7))
+        assert holder.holding and [r["message"] for r in history.rows()] == ["a month old"]  # nothing yet
+    assert recorder.flush(30)
+    assert [(r["request_id"], r["outcome"], r["detail"], r["server"]) for r in history.rows()] == [
+        (3, "busy", "code -32000; total", "s")
+    ]
+    assert dropped_lines(tmp_path) == []
+
+
+def test_a_write_sqlite_refuses_is_dropped_with_what_sqlite_said(tmp_path):
+    recorder, history, _ = recorder_on(tmp_path)
+    recorder.record("elicitation", id=3, outcome="busy", code=-32000, scope="total", mode="form")
+    assert recorder.flush(30) and len(history.rows()) == 1  # the writer's connection is open
+    other = sqlite3.connect(tmp_path / "h.sqlite3")
+    other.execute("DROP TABLE decisions")  # another program broke the file
+    other.commit()
+    other.close()
+    recorder.record("elicitation", id=4, outcome="invalid", violations=["/x"], mode="form")
+    assert recorder.flush(30)
+    assert dropped_lines(tmp_path) == [
+        {
+            "event": "history-dropped",
+            "write": "refused",
+            "id": 4,
+            "outcome": "invalid",
+            "reason": "error",
+            "error": "no such table: decisions",
+        }
+    ]
