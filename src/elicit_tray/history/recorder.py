@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from ..logs import Journal, split_url
 from ..request import FormRequest, RequestBase, UrlRequest
 from .columns import TABLE
-from .store import History
+from .store import History, bounded
 from .writer import CLOSE_WAIT_S, Drop, Job, Writer
 
 if TYPE_CHECKING:
@@ -280,7 +280,8 @@ class Recorder:
         if not self._writing or self._writer is None:
             return
         now = self.clock()
-        values = {"received": now, "outcome": "pending", **self._describe(request, None)}
+        # cut now (bounded): an open request keeps its arrival row until it ends
+        values = bounded({"received": now, "outcome": "pending", **self._describe(request, None)})
         self._open[request.key] = _Open(values, request, now)
         self._writer.submit("arrival", request.key, values)
 
