@@ -170,10 +170,7 @@ class Writer:
             self._cond.notify_all()
         self._thread.join(timeout + self.try_busy_ms / 1000 + 1.0)
         if self._thread.is_alive():  # pragma: no cover - SQLite did not return: give up on it
-            with self._cond:
-                left, self._jobs = list(self._jobs), deque()
-            for job in left:
-                self._dropped(job, "closing")
+            self._drop_all("closing")
 
     # -- the thread ---------------------------------------------------------------------------------
     def _run(self) -> None:
@@ -194,14 +191,14 @@ class Writer:
                 with self._cond:
                     self._cond.wait(0.02)  # SQLite waited already; wake early only to close
                 continue
+            if outcome == "written":  # told before it leaves the queue: a flush sees it done
+                self._notify()
+            else:
+                self._dropped(job, "locked" if outcome == "busy" else "error")
             with self._cond:
                 if self._jobs and self._jobs[0] is job:
                     self._jobs.popleft()
                 self._cond.notify_all()
-            if outcome == "written":
-                self._notify()
-            else:
-                self._dropped(job, "locked" if outcome == "busy" else "error")
         if db is not None:
             db.close()
 
@@ -248,11 +245,15 @@ class Writer:
             self._ids.pop(job.key or "", None)
 
     def _drop_all(self, reason: Drop) -> None:
+        """Drop every queued job (closing: nothing more is queued), each reported before the
+        queue is empty, so that a flush returns only once the request log has every line."""
         with self._cond:
-            left, self._jobs = list(self._jobs), deque()
-            self._cond.notify_all()
+            left = list(self._jobs)
         for job in left:
             self._dropped(job, reason)
+        with self._cond:
+            self._jobs.clear()
+            self._cond.notify_all()
 
     def _notify(self) -> None:
         if self.on_written is not None:
