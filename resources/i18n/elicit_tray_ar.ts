@@ -418,6 +418,10 @@
         <translation>السجل متوقف (الإعدادات…).</translation>
     </message>
     <message>
+        <source>The history is locked by another program; it is read again in a moment.</source>
+        <translation>السجل مقفل من قبل برنامج آخر؛ ستتم قراءته مرة أخرى بعد قليل.</translation>
+    </message>
+    <message>
         <source>1 decision</source>
         <translation>قرار واحد</translation>
     </message>

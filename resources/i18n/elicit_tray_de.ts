@@ -418,6 +418,10 @@
         <translation>Der Verlauf ist aus (Einstellungen…).</translation>
     </message>
     <message>
+        <source>The history is locked by another program; it is read again in a moment.</source>
+        <translation>Der Verlauf ist von einem anderen Programm gesperrt; er wird gleich erneut gelesen.</translation>
+    </message>
+    <message>
         <source>1 decision</source>
         <translation>1 Entscheidung</translation>
     </message>

@@ -142,6 +142,7 @@ def fill(history: History, decisions: list[tuple[dict[str, Any], Any, float]] = 
         if isinstance(outcome, Accepted) and outcome.content is not None:
             extra = {"fields": sorted(outcome.content), "content": outcome.content}
         recorder.record("elicitation", id=number + 1, key=request.key, outcome=kind, **extra)
+    assert recorder.flush(30)  # the writer thread has written every row
     return recorder
 
 
@@ -313,15 +314,16 @@ def test_clear_history_asks_first_and_keeps_the_waiting_request(window):
     assert [r[4] for r in cells(window)] == ["Waiting for an answer"]
 
 
-def test_new_decisions_appear_while_the_window_is_open(window):
+def test_new_decisions_appear_while_the_window_is_open(window, qtbot):
     recorder = window.recorder
     request = parse_elicit_params(_form("late", "One more?", _FEEDBACK), Peer(pid=5))
     recorder.clock.now = T0 + 100_000
-    recorder.arrived(request)
+    recorder.arrived(request)  # written on the writer's thread, which tells the window
+    qtbot.waitUntil(lambda: cells(window)[0][1] == "“late”", timeout=10_000)
     assert cells(window)[0][:2] == ["2026-09-22 18:00", "“late”"]
     assert cells(window)[0][4] == "Waiting for an answer"
     recorder.record("elicitation", id=99, key=request.key, outcome="cancel-escape")
-    assert cells(window)[0][4] == "Cancelled (Escape)"
+    qtbot.waitUntil(lambda: cells(window)[0][4] == "Cancelled (Escape)", timeout=10_000)
 
 
 def test_keyboard_order_mnemonics_and_accessible_names(window, qtbot):

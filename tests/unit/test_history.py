@@ -109,6 +109,7 @@ def run(recorder: Recorder, answers: list[Any], lines: list[bytes]) -> list[dict
             await asyncio.sleep(0)
 
     asyncio.run(main())
+    assert recorder.flush(30)  # the writer thread has written every row
     return channel.sent
 
 
@@ -269,6 +270,7 @@ def test_a_pending_row_reads_interrupted_at_the_next_open(tmp_path):
     recorder, history = recorder_at(tmp_path)
     request = parse_elicit_params(FORM, PEER)
     recorder.arrived(request)
+    assert recorder.flush(30)
     assert [r["outcome"] for r in History(tmp_path / "h.sqlite3", readonly=True).rows()] == ["pending"]
     history.close()
     again = History(tmp_path / "h.sqlite3")
@@ -283,7 +285,7 @@ h = History(sys.argv[1])
 n = 0
 while True:
     n += 1
-    h.insert(received=time.time(), outcome="pending", message="m" * 5000 + str(n))
+    h.insert(received=time.time(), outcome="pending", message="m" * 1900 + str(n))
     if n == 50:
         print("writing", flush=True)
 """
@@ -302,7 +304,7 @@ def test_kill_9_in_the_middle_of_writes_leaves_a_database_that_opens_with_every_
     count = len(rows)
     assert count >= 50
     assert [(r["id"], r["outcome"], r["message"]) for r in rows] == [
-        (n, "interrupted", "m" * 5000 + str(n)) for n in range(count, 0, -1)
+        (n, "interrupted", "m" * 1900 + str(n)) for n in range(count, 0, -1)
     ]
     assert history.interrupted == count
 
@@ -363,12 +365,14 @@ def test_retention_prunes_finished_rows_older_than_the_days_and_keeps_pending_on
         history.insert(received=now - days * 86400, outcome=outcome, message=f"{days}")
     recorder = Recorder(None, None, privacy=Privacy(retention_days=90), clock=lambda: now)
     recorder.attach(history)  # pruned at start
+    assert recorder.flush(30)
     assert [(r["message"], r["outcome"]) for r in history.rows()] == [
         ("0.5", "expired"),
         ("89.99", "accept"),
         ("95", "pending"),
     ]
     recorder.set_privacy(Privacy(retention_days=1))
+    assert recorder.flush(30)
     assert [r["message"] for r in history.rows()] == ["0.5", "95"]
     assert recorder.set_privacy(Privacy(retention_days=0)) is None and history.prune(0) == 0
 

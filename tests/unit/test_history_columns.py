@@ -112,6 +112,7 @@ def test_the_row_of_a_refused_request_takes_every_event_column_from_the_event(tm
     event = {c.event: f"value of {c.event}" for c in TABLE if c.event is not None}
     event.update(url="https://x.example/a?q=1", outcome="busy", code=-32000, scope="total", ms=1.5, id=9)
     recorder.record("elicitation", **event)
+    assert recorder.flush(30)
     (row,) = history.rows()
     assert filled(row) == {c.name for c in TABLE if c.event} | columns_filled("database", "reason") | {
         "received",

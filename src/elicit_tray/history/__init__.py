@@ -24,7 +24,10 @@ One job per module:
 - :mod:`.columns`: the column table (every column's type, migration, storage, when the recorder
   fills it, how the History window shows it), the migrations, and the lists derived from them;
   its docstring shows how to add a column;
-- :mod:`.store`: the database file (:class:`History`: open, migrate, write, query);
+- :mod:`.store`: the database file (:class:`History`: open, migrate, write, query) and the
+  bounds of a row and of the file (:func:`~.store.bounded`, :meth:`History.trim`);
+- :mod:`.writer`: :class:`~.writer.Writer`, the thread that does every write of the app, so that
+  a database locked by another process never stalls the UI thread;
 - :mod:`.recorder`: :class:`Recorder`, the one place that decides what is recorded (the request
   log and the database from the same event), and :class:`Privacy`;
 - :mod:`.export`: JSON, CSV and ``elicit-tray history``'s listing.

@@ -12,6 +12,12 @@ A row is written when a request arrives (``outcome = 'pending'``) and completed 
 Requests refused before a dialog was possible (``invalid``, ``busy``, a requester already gone)
 get one completed row, from the dispatcher's ``elicitation`` event.
 
+The recorder never waits for the database: the columns are computed on the caller's thread and
+handed to the history's :class:`~elicit_tray.history.writer.Writer`, whose own thread writes
+them (waiting for a lock another process holds, within bounds); a write it has to drop is one
+``history-dropped`` line of the request log (:meth:`Recorder.dropped`). :meth:`Recorder.close`
+writes what is queued first (at most :data:`~elicit_tray.history.writer.CLOSE_WAIT_S`).
+
 What is kept, under the switches of :class:`Privacy`:
 
 - forms: ``fields``, a list of ``{"name", "title", "secret"}`` in form order, with ``"value"``
@@ -27,7 +33,6 @@ Pure: no Qt.
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,7 +41,8 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from ..logs import Journal, split_url
 from ..request import FormRequest, RequestBase, UrlRequest
 from .columns import TABLE
-from .store import History
+from .store import History, bounded
+from .writer import CLOSE_WAIT_S, Drop, Job, Writer
 
 if TYPE_CHECKING:
     from ..ipc.protocol import Ui
@@ -105,7 +111,7 @@ def _detail(fields: dict[str, Any]) -> str | None:
 
 @dataclass
 class _Open:
-    row_id: int
+    values: dict[str, Any]  # its arrival row: written whole at the end if the arrival's was dropped
     request: ElicitationRequest
     received: float
     shown: float | None = None
@@ -122,9 +128,12 @@ class Recorder:
     Args:
         journal: the JSON-lines request log (drops values unless its own ``log_values``).
         history: the database, or ``None`` (attach later with :meth:`attach`: the app opens it
-            only once it holds the socket lock).
+            only once it holds the socket lock). It is what the History window reads; the
+            writes go through a :class:`~elicit_tray.history.writer.Writer` over the same file.
         privacy: the switches (:class:`Privacy`); change them at any time with :attr:`privacy`.
         clock: Unix seconds.
+        writer: makes the :class:`~elicit_tray.history.writer.Writer` of an attached history
+            (called as :class:`Writer` is; tests pass one with smaller bounds).
     """
 
     log_values = True
@@ -136,14 +145,20 @@ class Recorder:
         *,
         privacy: Privacy = Privacy(),
         clock: Callable[[], float] = time.time,
+        writer: Callable[..., Writer] = Writer,
     ):
         self.journal = journal or Journal(None)
-        self.history = history
+        self._make_writer = writer
+        self.history: History | None = None
         self.privacy = privacy
         self.clock = clock
         self._open: dict[str, _Open] = {}
-        #: called with no argument after each row written (the History window refreshes)
+        self._writer: Writer | None = None
+        #: called with no argument after each row written, on the writer's thread (the History
+        #: window refreshes on its own thread)
         self.listeners: list[Callable[[], None]] = []
+        if history is not None:
+            self._start(history)
 
     @property
     def enabled(self) -> bool:
@@ -156,29 +171,71 @@ class Recorder:
 
     def attach(self, history: History | None) -> None:
         """Start writing to ``history`` (its retention is applied at once)."""
-        self.history = history
+        self._stop()
+        self._start(history)
         self.prune()
+
+    def _start(self, history: History | None) -> None:
+        self.history = history
+        if history is not None:
+            self._writer = self._make_writer(
+                history.path,
+                clock=history.clock,
+                on_written=self._changed,
+                on_dropped=self.dropped,
+                recover=not history.ready,  # its own open marked the rows of an earlier run
+            )
+
+    def _stop(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+
+    def flush(self, timeout: float = CLOSE_WAIT_S) -> bool:
+        """Wait at most ``timeout`` seconds for the queued writes; ``True`` when all are done
+        (written or dropped). Tests and the benchmarks read their writes after it."""
+        return self._writer.flush(timeout) if self._writer is not None else True
+
+    def dropped(self, job: Job, reason: Drop) -> None:
+        """The writer gave up on ``job``: one ``history-dropped`` line in the request log with
+        the ``write`` (its kind), the request's ``key``, ``id`` and ``outcome`` where known, and
+        the ``reason`` with its bound: ``locked`` and ``limit_s`` (the seconds it waited),
+        ``queue-full`` and ``limit`` (the jobs waiting), ``closing`` and ``limit_s``, ``error``
+        and ``error`` (what SQLite said)."""
+        from .writer import MAX_QUEUED, MAX_WAIT_S
+
+        whole = {**(job.fallback or {}), **job.values}
+        limits: dict[str, dict[str, Any]] = {
+            "locked": {"limit_s": self._writer.max_wait_s if self._writer else MAX_WAIT_S},
+            "queue-full": {"limit": self._writer.max_queued if self._writer else MAX_QUEUED},
+            "closing": {"limit_s": self._writer.close_wait_s if self._writer else CLOSE_WAIT_S},
+            "error": {"error": job.error},
+        }
+        self.journal.record(
+            "history-dropped",
+            write=job.kind,
+            key=job.key,
+            id=whole.get("request_id"),
+            outcome=whole.get("outcome") if job.kind != "arrival" else None,
+            reason=reason,
+            **limits[reason],
+        )
 
     def set_privacy(self, privacy: Privacy) -> None:
         """Apply new switches from now on (a shorter retention prunes at once)."""
         self.privacy = privacy
         self.prune()
 
-    def prune(self) -> int:
-        """Apply the retention (at start, daily, and when it changes); returns rows deleted."""
-        if self.history is None:
-            return 0
-        try:
-            count = self.history.prune(self.privacy.retention_days)
-        except sqlite3.Error:
-            log.exception("cannot prune the decision history")
-            return 0
-        if count:
-            self._changed()
-        return count
+    def prune(self) -> None:
+        """Apply the retention (at start, daily, and when it changes): queued for the writer."""
+        if self._writer is not None and self.privacy.retention_days > 0:
+            self._writer.submit("prune", None, {"days": self.privacy.retention_days})
 
     def close(self) -> None:
-        """Close the journal and the database."""
+        """Write what is queued (waiting at most :data:`~elicit_tray.history.writer.CLOSE_WAIT_S`
+        for a locked database; what is left is dropped, each with its ``history-dropped`` line),
+        then close the journal and the database. Idempotent."""
+        self._stop()
         self.journal.close()
         if self.history is not None:
             self.history.close()
@@ -220,28 +277,21 @@ class Recorder:
 
     def arrived(self, request: ElicitationRequest) -> None:
         """``request`` arrived: write its pending row. Never raises."""
-        if not self._writing:
+        if not self._writing or self._writer is None:
             return
-        assert self.history is not None
         now = self.clock()
-        try:
-            row_id = self.history.insert(received=now, outcome="pending", **self._describe(request, None))
-        except sqlite3.Error:
-            log.exception("cannot write the decision history")
-            return
-        self._open[request.key] = _Open(row_id, request, now)
-        self._changed()
+        # cut now (bounded): an open request keeps its arrival row until it ends
+        values = bounded({"received": now, "outcome": "pending", **self._describe(request, None)})
+        self._open[request.key] = _Open(values, request, now)
+        self._writer.submit("arrival", request.key, values)
 
     def shown(self, key: str) -> None:
         """The dialog of request ``key`` is on screen now. Never raises."""
         entry = self._open.get(key)
-        if entry is None or entry.shown is not None or self.history is None:
+        if entry is None or entry.shown is not None or self._writer is None:
             return
         entry.shown = self.clock()
-        try:
-            self.history.update(entry.row_id, shown=entry.shown)
-        except sqlite3.Error:
-            log.exception("cannot write the decision history")
+        self._writer.submit("shown", key, {"shown": entry.shown})
 
     def record(self, event: str, **fields: Any) -> None:
         """Write ``event`` to the request log (as :meth:`Journal.record
@@ -251,19 +301,14 @@ class Recorder:
         if event != "elicitation":
             return
         entry = self._open.pop(fields.get("key") or "", None)
-        if not self._writing:
+        if not self._writing or self._writer is None:
             return
-        assert self.history is not None
         now = self.clock()
-        try:
-            if entry is not None:
-                self.history.update(entry.row_id, **self._ended(entry, fields, now))
-            else:
-                self.history.insert(**self._refused(fields, now))
-        except sqlite3.Error:
-            log.exception("cannot write the decision history")
-            return
-        self._changed()
+        if entry is not None:
+            whole = {**entry.values, "shown": entry.shown}
+            self._writer.submit("end", entry.request.key, self._ended(entry, fields, now), fallback=whole)
+        else:
+            self._writer.submit("refused", fields.get("key"), self._refused(fields, now))
 
     # -- what a row holds ---------------------------------------------------------------------------
     def _describe(self, request: ElicitationRequest, content: dict[str, Any] | None) -> dict[str, Any]:

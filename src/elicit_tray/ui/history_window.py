@@ -6,7 +6,9 @@ row (plain text: server text is never rich text); export of the rows shown to JS
 "Clear history". Keyboard: every control has a mnemonic (Alt+S search, Alt+R server, Alt+O
 outcome, Alt+P period, Alt+T table, Alt+E details, Alt+J/Alt+C export, Alt+L clear), Tab walks
 them in that order, Escape closes. Every control has an accessible name and description
-(AT-SPI). The window follows new decisions as they are recorded.
+(AT-SPI). The window follows new decisions as they are written (told from the writer thread).
+While another process holds the database's lock a read waits at most ``BUSY_MS`` (store.py);
+the window then says so (:func:`locked_message`) and reads again after :data:`RETRY_MS`.
 
 Which columns the table has and which lines the detail pane writes come from the history's
 column table (:data:`~elicit_tray.history.columns.CELLS`, :data:`~elicit_tray.history.columns.LINES`);
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -30,7 +33,9 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     Qt,
     QTime,
+    QTimer,
     QTimeZone,
+    Signal,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -54,10 +59,19 @@ from PySide6.QtWidgets import (
 from ..display import display_line, isolate
 from ..history import History, Recorder, export_csv, export_json
 from ..history.columns import CELLS, LINES, CellFormat, LineFormat
+from ..history.store import is_busy
 from .i18n import translate
 from .labels import claim, plain_message_box, tooltip_text
 
-__all__ = ["HistoryWindow", "outcome_label"]
+__all__ = ["RETRY_MS", "HistoryWindow", "locked_message", "outcome_label"]
+
+#: How often (ms) the window reads again while the database is locked by another process.
+RETRY_MS = 1000
+
+
+def locked_message() -> str:
+    """What the window says while another process holds the database's lock (translated)."""
+    return translate("History", "The history is locked by another program; it is read again in a moment.")
 
 
 def _label(text: str) -> QLabel:
@@ -299,6 +313,9 @@ class HistoryWindow(QDialog):
         confirm: how "Clear history" asks: ``(question) -> bool`` (default: a message box).
     """
 
+    #: a row was written (emitted on the recorder's writer thread, delivered on the window's)
+    written = Signal()
+
     def __init__(
         self,
         history: History | None,
@@ -338,8 +355,13 @@ class HistoryWindow(QDialog):
         self.search.textChanged.connect(lambda *_: self.refresh())
         for combo in (self.server, self.outcome, self.period):
             combo.currentIndexChanged.connect(lambda *_: self.refresh())
+        self._retry = QTimer(self)
+        self._retry.setSingleShot(True)
+        self._retry.setInterval(RETRY_MS)
+        self._retry.timeout.connect(self._recorded)
+        self.written.connect(self._recorded)
         if recorder is not None:
-            recorder.listeners.append(self._recorded)
+            recorder.listeners.append(self.written.emit)
         self.refresh()
         self.search.setFocus()
 
@@ -486,8 +508,15 @@ class HistoryWindow(QDialog):
         """Read the rows again for the current filters, keeping the chosen row when it is still
         shown."""
         chosen = self.current_row()
-        rows = self.history.rows(**self.filters()) if self.history is not None else []
-        self._fill_servers()
+        try:
+            rows = self.history.rows(**self.filters()) if self.history is not None else []
+            self._fill_servers()
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                raise
+            self.count.setText(locked_message())
+            self._retry.start()
+            return
         self.model.set_rows(rows)
         header = self.table.horizontalHeader()
         for index, (_column, cell) in enumerate(CELLS):
@@ -570,12 +599,19 @@ class HistoryWindow(QDialog):
 
     def clear(self) -> int:
         """ "Clear history": after the user confirms, delete every finished decision. Returns
-        how many were deleted (0 when not confirmed)."""
+        how many were deleted (0 when not confirmed, or when another process holds the database's
+        lock: the window then says so, :func:`locked_message`)."""
         if self.history is None:
             return 0
         if not self._confirm(translate("History", "Delete every decision kept? This cannot be undone.")):
             return 0
-        count = self.history.clear()
+        try:
+            count = self.history.clear()
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                raise
+            self.count.setText(locked_message())
+            return 0
         self.refresh()
         return count
 
