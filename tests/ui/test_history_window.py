@@ -403,7 +403,7 @@ def test_every_cell_and_line_format_has_its_formatter():
     from typing import get_args
 
     from elicit_tray.history.columns import CellFormat, LineFormat
-    from elicit_tray.ui.history_window import CELL_FORMATS, LINE_FORMATS
+    from elicit_tray.ui.history_rows import CELL_FORMATS, LINE_FORMATS
 
     assert set(CELL_FORMATS) == set(get_args(CellFormat))
     assert set(LINE_FORMATS) == set(get_args(LineFormat))
@@ -411,7 +411,7 @@ def test_every_cell_and_line_format_has_its_formatter():
 
 def test_the_detail_pane_has_one_line_per_line_of_the_column_table_in_order(qtbot):
     from elicit_tray.history.columns import COLUMNS, LINES
-    from elicit_tray.ui.history_window import details
+    from elicit_tray.ui.history_rows import details
 
     row: dict[str, Any] = {name: f"some {name}" for name in COLUMNS}
     row.update(

@@ -226,6 +226,7 @@ def test_every_surface_of_the_history_window_shows_markup_as_it_is(tmp_path, qtb
         request = parse_elicit_params(params, _peer(payload))
         recorder.arrived(request)
         recorder.record("elicitation", id=1, key=request.key, outcome="decline")
+    recorder.flush()  # written on the writer's thread
     window = HistoryWindow(history, recorder, ask_path=lambda *_: "", confirm=lambda _q: False)
     qtbot.addWidget(window)
     model = window.model
@@ -279,6 +280,7 @@ def test_a_claim_never_looks_like_what_the_tray_verified(presenter, said, tmp_pa
     history = History(tmp_path / "h.sqlite3")
     recorder = Recorder(None, history)
     recorder.arrived(parse_elicit_params(params, peer))
+    recorder.flush()  # written on the writer's thread
     window = HistoryWindow(history, recorder)
     qtbot.addWidget(window)
     cells = [plain(window.model.index(0, c).data()) for c in range(window.model.columnCount())]

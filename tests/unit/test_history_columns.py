@@ -173,5 +173,6 @@ def test_the_recorder_keeps_the_process_as_the_os_reports_it_never_its_chosen_na
     recorder.arrived(
         parse_elicit_params({"message": "m", "requestedSchema": {"type": "object", "properties": {}}}, peer)
     )
+    recorder.flush()  # written on the writer's thread
     (row,) = history.rows()
     assert (row["process"], row["executable"], row["pid"]) == ("/usr/bin/python3 a.py (pid 4)", "/usr/bin/python3", 4)

@@ -42,7 +42,7 @@ def the_row(key: str, **more: Any) -> dict[str, Any]:
         server_title="Deployer",
         server_version="1.2",
         client="agent",
-        process="requester",
+        process="/usr/bin/requester (pid 4242)",  # Peer.label: what the OS reports
         pid=4242,
         executable="/usr/bin/requester",
         uid=1000,

@@ -86,9 +86,9 @@ Stored = Literal["plain", "time", "json"]
 #: ``shown`` when its dialog is on screen; ``end`` when it ends; ``form`` / ``url`` for a request
 #: of that mode; ``reason`` when it ended with a reason (expired, an error, invalid, busy).
 Fill = Literal["database", "arrival", "shown", "end", "form", "url", "reason"]
-#: How the History window's table draws a cell (:data:`elicit_tray.ui.history_window.CELL_FORMATS`).
+#: How the History window's table draws a cell (:data:`elicit_tray.ui.history_rows.CELL_FORMATS`).
 CellFormat = Literal["time", "server", "process", "mode", "outcome", "question"]
-#: How the detail pane writes a line (:data:`elicit_tray.ui.history_window.LINE_FORMATS`).
+#: How the detail pane writes a line (:data:`elicit_tray.ui.history_rows.LINE_FORMATS`).
 #: ``said`` is what the requester claims (its client name): shown quoted, never like a fact.
 LineFormat = Literal["text", "said", "time", "outcome", "duration", "server", "list", "fields"]
 #: The values a request gives a column at arrival.
