@@ -48,7 +48,7 @@ from ..schema import FieldKind, FieldSpec
 from .application import parent_as
 from .form_row import field_id
 from .i18n import translate
-from .widgets import FieldWidget
+from .widgets import FieldWidget, WheelWhenFocused
 
 __all__ = ["DateField", "DateTimeField", "picker_shows"]
 
@@ -165,7 +165,10 @@ class _TypingPicker(_DatePicker):
         arrow = self.style().subControlRect(
             QStyle.ComplexControl.CC_ComboBox, self._arrow_option(), QStyle.SubControl.SC_ComboBoxArrow, self
         )
-        if arrow.isEmpty():
+        if arrow.isEmpty():  # no calendar to open: nothing is chosen by asking for it
+            if self._before_calendar is not None:
+                self.setDateTime(self._before_calendar)
+                self._before_calendar = None
             return
         at = QPointF(arrow.center())
         button = Qt.MouseButton.LeftButton
@@ -261,16 +264,23 @@ class _TypingPicker(_DatePicker):
     def mousePressEvent(self, event: QMouseEvent) -> None:
         """A press in the text only places the cursor (a refusal stays); one on the arrow opens
         the calendar, whose pick then stands."""
-        shown = self._before_calendar if self._before_calendar is not None else self.dateTime()
+        before = self._before_calendar
+        shown = before if before is not None else self.dateTime()
         self._before_calendar = None
         super().mousePressEvent(event)
         if not self.on_arrow(event):
+            return
+        if not self.calendarWidget().isVisible():  # the calendar did not open (read-only, disabled)
+            if before is not None:
+                self.setDateTime(before)
             return
         if self._popup is None:  # the calendar exists from now on
             self._popup = _CalendarWatch(self)
         self._popup.opened(shown)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
+        """Steps the section under the cursor, as Up/Down do (only while focused:
+        :class:`~elicit_tray.ui.widgets.WheelWhenFocused`)."""
         self.forget_refusal()
         super().wheelEvent(event)
 
@@ -335,8 +345,10 @@ class _DatePart(FieldWidget):
         edit.setMinimumDate(_NO_DATE)
         self._clear()
         edit.installEventFilter(self)
+        WheelWhenFocused(edit)  # after this adapter's filter: it sees the wheel first
         edit.dateTimeChanged.connect(self.changed)
         edit.refusal_changed.connect(self.changed)
+        edit.lineEdit().textChanged.connect(self._emptied)
         box = QWidget()
         row = QHBoxLayout(box)
         row.setContentsMargins(0, 0, 0, 0)
@@ -364,6 +376,14 @@ class _DatePart(FieldWidget):
     def _clear(self) -> None:
         self.edit.setDateTime(QDateTime(_NO_DATE, QTime(0, 0)))
 
+    def _emptied(self, text: str) -> None:
+        """A date whose text the user emptied (Ctrl+A and Delete or Backspace, a paste of
+        nothing over it, Ctrl+U) is "Not set" at once: Qt would put the last date back when the
+        field is left, and send it, though the user deleted it."""
+        if not any(char.isdigit() for char in text) and not self.is_empty():
+            self.edit.forget_refusal()
+            self._clear()
+
     def _start(self) -> QDateTime:
         """Where editing from "Not set" starts: this hour today, local time."""
         now = QDateTime.currentDateTime()
@@ -390,13 +410,17 @@ class _DatePart(FieldWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Jump from "Not set" to now when the user starts to edit (a digit typed, a step with
-        Up/Down/PageUp/PageDown), instead of stepping from the sentinel date. Opening the calendar
+        Up/Down/PageUp/PageDown or the wheel while focused), instead of stepping from the
+        sentinel date. Opening the calendar
         (F4, Alt+Down, a click on its arrow) shows this month but chooses nothing: dismissed, the
         field is "Not set" again. Any other key (letters, Shift, Tab, Escape, Enter, Delete,
         shortcuts) and a click in the text change nothing."""
         if watched is not self.edit or not self.is_empty():
             return False
         kind = event.type()
+        if kind == QEvent.Type.Wheel and self.edit.hasFocus():  # a step, as Up/Down
+            self._start_editing()
+            return False
         if kind == QEvent.Type.MouseButtonPress and isinstance(event, QMouseEvent):
             if self.edit.on_arrow(event):
                 self.edit.start_calendar_at(self._start(), self.edit.dateTime())
@@ -415,12 +439,17 @@ class _DatePart(FieldWidget):
             Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier
         )
         if starts:
-            self.edit.forget_refusal()
-            self.edit.setDateTime(self._start())
-            first = self.edit.sectionAt(0)  # typing then writes the year, "-" moves on
-            self.edit.setCurrentSection(first)
-            self.edit.setSelectedSection(first)
+            self._start_editing()
         return False
+
+    def _start_editing(self) -> None:
+        """From "Not set" to this hour today (:meth:`_start`), the year selected: typing then
+        writes the year ("-" moves on), a step steps it."""
+        self.edit.forget_refusal()
+        self.edit.setDateTime(self._start())
+        first = self.edit.sectionAt(0)
+        self.edit.setCurrentSection(first)
+        self.edit.setSelectedSection(first)
 
 
 class DateField(_DatePart):
