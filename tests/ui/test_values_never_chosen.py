@@ -389,3 +389,4 @@ def test_an_optional_multi_select_with_min_items_may_stay_not_set_but_not_emptie
     perform(dialog, [{"do": "submit"}])
     tray.settle()
     assert channel.sent == [] and dialog.errors() == {"f": "Choose at least 1."}
+    tray.disconnect(channel)

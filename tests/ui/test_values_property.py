@@ -13,7 +13,6 @@ derandomized (the same examples on every run) and few per field, offscreen.
 
 from __future__ import annotations
 
-import gc
 import json
 import re
 import time
@@ -277,7 +276,6 @@ def _close_all(tray: Tray, channel) -> None:
         widget.close()
         widget.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    gc.collect()  # no wrapper of a deleted widget is left for the next example's widgets
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
