@@ -411,10 +411,9 @@ class _DatePart(FieldWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Jump from "Not set" to now when the user starts to edit (a digit typed, a step with
         Up/Down/PageUp/PageDown or the wheel while focused), instead of stepping from the
-        sentinel date. Opening the calendar
-        (F4, Alt+Down, a click on its arrow) shows this month but chooses nothing: dismissed, the
-        field is "Not set" again. Any other key (letters, Shift, Tab, Escape, Enter, Delete,
-        shortcuts) and a click in the text change nothing."""
+        sentinel date. Opening the calendar (F4, Alt+Down, a click on its arrow) shows this month
+        but chooses nothing: dismissed, the field is "Not set" again. Any other key (letters,
+        Shift, Tab, Escape, Enter, Delete, shortcuts) and a click in the text change nothing."""
         if watched is not self.edit or not self.is_empty():
             return False
         kind = event.type()
