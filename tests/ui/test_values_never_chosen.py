@@ -390,3 +390,28 @@ def test_an_optional_multi_select_with_min_items_may_stay_not_set_but_not_emptie
     tray.settle()
     assert channel.sent == [] and dialog.errors() == {"f": "Choose at least 1."}
     tray.disconnect(channel)
+
+
+@pytest.mark.parametrize("fmt", ["date", "date-time"])
+@pytest.mark.parametrize("typed", ["0", "202"])
+@pytest.mark.parametrize("how", ["Accept clicked", "Enter"])
+def test_a_year_left_unfinished_is_refused_not_replaced_by_this_year(aio, fmt, typed, how):
+    """From "Not set" the picker starts at this hour today; a year left unfinished would be put
+    back to this year by Qt as Accept takes the focus (or Enter ends the edit), and sent."""
+    tray, channel, dialog, edit = _open(aio, fmt)
+    edit.setFocus()
+    QTest.keyClicks(edit, typed)
+    assert edit.text().startswith(f"{typed}-")
+    if how == "Enter":
+        QTest.keyClick(edit, Qt.Key.Key_Return)
+    else:
+        QTest.mouseClick(dialog.commit_button, Qt.MouseButton.LeftButton)
+    tray.settle()
+    year = dt.date.today().year
+    assert edit.text().startswith(f"{year}-")  # what Qt shows now
+    assert channel.sent == [] and dialog.outcome is None
+    assert dialog.errors() == {
+        "when": f"{typed} is not possible there, so the picker shows {year} instead. Type it again."
+    }
+    QTest.keyClicks(edit, "2027")  # typed again, whole: it stands
+    assert _content(_submit(tray, channel, dialog))["when"][:4] == "2027"

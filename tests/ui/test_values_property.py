@@ -2,7 +2,9 @@
 controls and their Clear buttons, the wheel, focus in and out, drop-down lists and calendars
 opened and dismissed, a paste of nothing), Accept sends the field only when it SHOWS a value,
 and then exactly the value shown, in the schema's form (README "What a form sends"); with a
-server default that is shown as it came, exactly the default.
+server default that is shown as it came, exactly the default. On the way, the wheel over a
+field without the focus never changes it, and Escape in a popup puts back the look the field
+had when the popup opened.
 
 The fields are derived from the registry's table (ui/registry.py ``TABLE``): every example of
 every row, as an optional field without a default, with a default and, for required examples,
@@ -152,8 +154,23 @@ def _wheel(widget: QWidget, steps: int) -> None:
     QApplication.sendEvent(widget, event)
 
 
-def _act(tray: Tray, dialog, action: tuple[Any, ...]) -> None:
+def _act(tray: Tray, dialog, spec: FieldSpec, action: tuple[Any, ...], opened_with: list[Any]) -> None:
+    """Do ``action``; on the way, two rules of the look: the wheel over a control without the
+    focus changes nothing (it scrolls the form), and a popup closed by Escape leaves the value
+    the look had when it opened (``opened_with`` holds it while a popup is open; "" and "Not
+    set" are the same "not set")."""
     adapter = dialog.rows["f"].adapter
+    popup_before = QApplication.activePopupWidget() is not None
+    look_before = _shown(adapter)
+    _do(tray, dialog, adapter, action)
+    popup_after = QApplication.activePopupWidget() is not None
+    if not popup_before and popup_after:
+        opened_with[:] = [_expected(spec, look_before)]
+    elif popup_before and not popup_after and action == ("key", "Escape") and opened_with[0] is not INCOMPLETE:
+        assert _expected(spec, _shown(adapter)) == opened_with[0], "Escape in the popup changed the field"
+
+
+def _do(tray: Tray, dialog, adapter, action: tuple[Any, ...]) -> None:
     if QApplication.activePopupWidget() is None and not (dialog.isActiveWindow() and dialog.is_armed):
         tray.arm(dialog)  # back in the dialog after a popup (offscreen, the popup took the window)
     kind = action[0]
@@ -174,7 +191,12 @@ def _act(tray: Tray, dialog, action: tuple[Any, ...]) -> None:
         QTest.mouseClick(widget, Qt.MouseButton.LeftButton, pos=QPoint(x, widget.height() // 2))
     elif kind == "wheel":
         popup = QApplication.activePopupWidget()
-        _wheel(popup if popup is not None else targets[action[1] % len(targets)], action[2])
+        widget = popup if popup is not None else targets[action[1] % len(targets)]
+        passing = popup is None and not widget.hasFocus()
+        before = _shown(adapter)
+        _wheel(widget, action[2])
+        tray.settle()
+        assert not passing or _shown(adapter) == before, "a wheel over a field without the focus changed it"
     elif action[1] == "in":
         adapter.focus_target.setFocus(Qt.FocusReason.MouseFocusReason)
     else:
@@ -184,6 +206,8 @@ def _act(tray: Tray, dialog, action: tuple[Any, ...]) -> None:
 
 # -- what the field shows, and the content that look stands for -------------------------------
 NOT_SET = object()
+#: A picker's text that is neither "not set" nor a whole date (a year being typed): never sent.
+INCOMPLETE = object()
 
 
 def _title(text: str) -> str:
@@ -221,8 +245,10 @@ def _expected(spec: FieldSpec, shown: tuple[Any, ...]) -> Any:
         return text if text else NOT_SET
     if look == "picker":
         text, offset = shown[1], shown[2]
+        if text in ("", translate("Widgets", "Not set")):
+            return NOT_SET
         if not re.fullmatch(r"\d{4}-\d\d-\d\d( \d\d:\d\d:\d\d)?", text):
-            return NOT_SET  # "Not set", or text that is no date
+            return INCOMPLETE
         if kind is FieldKind.DATE:
             return text
         return text.replace(" ", "T") + (offset.removeprefix("UTC") or "+00:00")  # local time is UTC here
@@ -240,6 +266,7 @@ def _expected(spec: FieldSpec, shown: tuple[Any, ...]) -> Any:
 
 
 def _assert_sent_as_shown(spec: FieldSpec, content: dict[str, Any], expected: Any) -> None:
+    assert expected is not INCOMPLETE, f"a date half typed was sent: {content.get('f')!r}"
     if expected is NOT_SET:
         assert "f" not in content, f"the field shows no value, yet {content['f']!r} was sent"
         return
@@ -295,8 +322,9 @@ def test_what_is_sent_is_what_the_field_shows(aio, utc, variant, actions):
     adapter = dialog.rows["f"].adapter
     first_look = _shown(adapter)
     try:
+        opened_with: list[Any] = []
         for action in actions:
-            _act(tray, dialog, action)
+            _act(tray, dialog, spec, action, opened_with)
         popup = QApplication.activePopupWidget()
         if popup is not None:  # a click elsewhere closes it: on the way to Accept
             popup.close()
