@@ -137,9 +137,9 @@ class _TypingPicker(_DatePicker):
             super().keyPressEvent(event)
             return
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):  # Qt's fixup, then the form's Enter
-            typed = self._sections()
+            sections = self._sections()
             super().keyPressEvent(event)
-            self._judge(typed)
+            self._judge(sections)
             return
         if self.calendarPopup() and (
             event.key() == Qt.Key.Key_F4
