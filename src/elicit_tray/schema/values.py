@@ -150,7 +150,8 @@ def check_value(spec: FieldSpec, value: Any) -> str | None:
     # "" is "not given" for typed text; for a select it is an answer when it is an option.
     empty = value is None or (value == "" and kind is not FieldKind.SINGLE_SELECT)
     if empty or (kind is FieldKind.MULTI_SELECT and value == [] and spec.effective_min_items):
-        if kind is FieldKind.MULTI_SELECT and spec.effective_min_items:
+        # minItems bounds an answer given: an optional multi-select not given has no count
+        if kind is FieldKind.MULTI_SELECT and spec.effective_min_items and (value is not None or spec.required):
             return Message(QT_TRANSLATE_NOOP("Validation", "Choose at least {count}."), count=spec.effective_min_items)
         return Message(QT_TRANSLATE_NOOP("Validation", "This field is required.")) if spec.required else None
     return check(spec, value)

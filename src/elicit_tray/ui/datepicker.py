@@ -10,7 +10,8 @@ date, and the two adapters built on them (which field gets which is
   pick puts the picker back where it was.
 - :class:`DateField` (``format: date``) and :class:`DateTimeField` (``format: date-time``),
   the :class:`~elicit_tray.ui.widgets.FieldWidget` adapters; :func:`picker_shows` says when
-  a default is kept as typed text instead (the registry's ``"date-as-text"`` row).
+  a default is kept as typed text instead (the registry's ``"date-as-text"`` row; it lives,
+  with the RFC 3339 reading, in :mod:`~elicit_tray.ui.datetext`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from PySide6.QtCore import (
     Signal,
     SignalInstance,
 )
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QWheelEvent
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDateEdit,
@@ -44,17 +45,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..schema import FieldKind, FieldSpec
+from ..schema import FieldSpec
 from .application import parent_as
+from .datetext import NO_DATE as _NO_DATE
+from .datetext import offset_text as _offset_text
+from .datetext import parse_rfc3339 as _parse_rfc3339
+from .datetext import picker_shows
 from .form_row import field_id
 from .i18n import translate
-from .widgets import FieldWidget
+from .widgets import FieldWidget, WheelWhenFocused
 
 __all__ = ["DateField", "DateTimeField", "picker_shows"]
 
-#: Sentinel date meaning "no date" in the date pickers (shown as the empty special text): Qt's
-#: earliest picker date, so every date from 0100-01-02 on can be shown.
-_NO_DATE = QDate(100, 1, 1)
 
 _MODIFIER_KEYS = frozenset(
     {
@@ -87,7 +89,8 @@ class _TypingPicker(_DatePicker):
       hour 25) is never quietly replaced: Qt shows the nearest value it can (2026-02-28), so the
       picker remembers what was typed (:attr:`refused`) and the field reports it as an error
       until the user types a value that stands or picks one: a value is sent only when the
-      user set it (``docs/design.md`` "UI rules").
+      user set it (``docs/design.md`` "UI rules"). So is a number left unfinished (year
+      ``202``) that Qt replaces with the last date when the picker is left or Enter pressed.
     - F4 and Alt+Down open the calendar, as on a combo box (:meth:`open_calendar`).
     """
 
@@ -96,6 +99,7 @@ class _TypingPicker(_DatePicker):
     _refusals: dict[int, tuple[str, str]] | None = None  # section index -> (typed, shown)
     _popup: _CalendarWatch | None = None
     _before_calendar: QDateTime | None = None  # the value to put back when the calendar closes unpicked
+    _typed_at_leave: list[str] | None = None  # the sections as typed, before Qt's fixup on leaving
     if TYPE_CHECKING:
         refusal_changed: SignalInstance  # a Signal of the concrete pickers below
 
@@ -132,6 +136,11 @@ class _TypingPicker(_DatePicker):
         if event.key() in _MODIFIER_KEYS:  # Shift before ":" must not forget that Qt moved on
             super().keyPressEvent(event)
             return
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):  # Qt's fixup, then the form's Enter
+            sections = self._sections()
+            super().keyPressEvent(event)
+            self._judge(sections)
+            return
         if self.calendarPopup() and (
             event.key() == Qt.Key.Key_F4
             or (event.key() == Qt.Key.Key_Down and event.modifiers() & Qt.KeyboardModifier.AltModifier)
@@ -165,7 +174,10 @@ class _TypingPicker(_DatePicker):
         arrow = self.style().subControlRect(
             QStyle.ComplexControl.CC_ComboBox, self._arrow_option(), QStyle.SubControl.SC_ComboBoxArrow, self
         )
-        if arrow.isEmpty():
+        if arrow.isEmpty():  # no calendar to open: nothing is chosen by asking for it
+            if self._before_calendar is not None:
+                self.setDateTime(self._before_calendar)
+                self._before_calendar = None
             return
         at = QPointF(arrow.center())
         button = Qt.MouseButton.LeftButton
@@ -261,16 +273,41 @@ class _TypingPicker(_DatePicker):
     def mousePressEvent(self, event: QMouseEvent) -> None:
         """A press in the text only places the cursor (a refusal stays); one on the arrow opens
         the calendar, whose pick then stands."""
-        shown = self._before_calendar if self._before_calendar is not None else self.dateTime()
+        before = self._before_calendar
+        shown = before if before is not None else self.dateTime()
         self._before_calendar = None
         super().mousePressEvent(event)
         if not self.on_arrow(event):
+            return
+        if not self.calendarWidget().isVisible():  # the calendar did not open (read-only, disabled)
+            if before is not None:
+                self.setDateTime(before)
             return
         if self._popup is None:  # the calendar exists from now on
             self._popup = _CalendarWatch(self)
         self._popup.opened(shown)
 
-    def wheelEvent(self, event: QWheelEvent) -> None:
+    def _sections(self) -> list[str]:
+        return [self.sectionText(self.sectionAt(i)) for i in range(self.sectionCount())]
+
+    def note_leaving(self) -> None:  # the text is about to lose the focus, and Qt to fix it up
+        self._typed_at_leave = self._sections()
+
+    def _judge(self, typed: list[str] | None) -> None:
+        """After Qt's fixup of the text (the picker left, Enter), which puts the last date back
+        for a number left unfinished (year ``202``): each section of ``typed`` it replaced is
+        a refusal, as a number the calendar cannot take, never a date sent."""
+        for index, before in enumerate(typed or ()):
+            shown = self.sectionText(self.sectionAt(index))
+            if before.isdigit() and not (shown.isdigit() and int(shown) == int(before)):
+                self._set_refused(index, (before.lstrip("0") or "0", shown))
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        typed, self._typed_at_leave = self._typed_at_leave or self._sections(), None
+        super().focusOutEvent(event)
+        self._judge(typed)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # a step, only while focused (WheelWhenFocused)
         self.forget_refusal()
         super().wheelEvent(event)
 
@@ -335,8 +372,11 @@ class _DatePart(FieldWidget):
         edit.setMinimumDate(_NO_DATE)
         self._clear()
         edit.installEventFilter(self)
+        edit.lineEdit().installEventFilter(self)
+        WheelWhenFocused(edit)  # after this adapter's filter: it sees the wheel first
         edit.dateTimeChanged.connect(self.changed)
         edit.refusal_changed.connect(self.changed)
+        edit.lineEdit().textChanged.connect(self._emptied)
         box = QWidget()
         row = QHBoxLayout(box)
         row.setContentsMargins(0, 0, 0, 0)
@@ -364,6 +404,14 @@ class _DatePart(FieldWidget):
     def _clear(self) -> None:
         self.edit.setDateTime(QDateTime(_NO_DATE, QTime(0, 0)))
 
+    def _emptied(self, text: str) -> None:
+        """A date whose text the user emptied (Ctrl+A and Delete or Backspace, a paste of
+        nothing over it, Ctrl+U) is "Not set" at once: Qt would put the last date back when the
+        field is left, and send it, though the user deleted it."""
+        if not any(char.isdigit() for char in text) and not self.is_empty():
+            self.edit.forget_refusal()
+            self._clear()
+
     def _start(self) -> QDateTime:
         """Where editing from "Not set" starts: this hour today, local time."""
         now = QDateTime.currentDateTime()
@@ -390,13 +438,18 @@ class _DatePart(FieldWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Jump from "Not set" to now when the user starts to edit (a digit typed, a step with
-        Up/Down/PageUp/PageDown), instead of stepping from the sentinel date. Opening the calendar
-        (F4, Alt+Down, a click on its arrow) shows this month but chooses nothing: dismissed, the
-        field is "Not set" again. Any other key (letters, Shift, Tab, Escape, Enter, Delete,
-        shortcuts) and a click in the text change nothing."""
+        Up/Down/PageUp/PageDown or the wheel while focused), instead of stepping from the
+        sentinel date. Opening the calendar (F4, Alt+Down, a click on its arrow) shows this month
+        but chooses nothing: dismissed, the field is "Not set" again. Any other key (letters,
+        Shift, Tab, Escape, Enter, Delete, shortcuts) and a click in the text change nothing."""
+        kind = event.type()
+        if kind in (QEvent.Type.FocusAboutToChange, QEvent.Type.FocusOut) and self.edit._typed_at_leave is None:
+            self.edit.note_leaving()
         if watched is not self.edit or not self.is_empty():
             return False
-        kind = event.type()
+        if kind == QEvent.Type.Wheel and self.edit.hasFocus():  # a step, as Up/Down
+            self._start_editing()
+            return False
         if kind == QEvent.Type.MouseButtonPress and isinstance(event, QMouseEvent):
             if self.edit.on_arrow(event):
                 self.edit.start_calendar_at(self._start(), self.edit.dateTime())
@@ -415,12 +468,17 @@ class _DatePart(FieldWidget):
             Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier
         )
         if starts:
-            self.edit.forget_refusal()
-            self.edit.setDateTime(self._start())
-            first = self.edit.sectionAt(0)  # typing then writes the year, "-" moves on
-            self.edit.setCurrentSection(first)
-            self.edit.setSelectedSection(first)
+            self._start_editing()
         return False
+
+    def _start_editing(self) -> None:
+        """From "Not set" to this hour today (:meth:`_start`), the year selected: typing then
+        writes the year ("-" moves on), a step steps it."""
+        self.edit.forget_refusal()
+        self.edit.setDateTime(self._start())
+        first = self.edit.sectionAt(0)
+        self.edit.setCurrentSection(first)
+        self.edit.setSelectedSection(first)
 
 
 class DateField(_DatePart):
@@ -439,42 +497,6 @@ class DateField(_DatePart):
     def set_value(self, value: Any) -> None:
         if value:
             self.edit.setDate(QDate.fromString(value, "yyyy-MM-dd"))
-
-
-def _parse_rfc3339(value: str) -> tuple[QDate, QTime, _dt.timedelta, bool] | None:
-    """``(date, time to the second, offset, exact)`` of an RFC 3339 date-time; ``exact`` is
-    False when the picker cannot show it as it is (a fraction of a second, a leap second)."""
-    import re
-
-    found = re.fullmatch(r"(\d{4})-(\d\d)-(\d\d)[Tt](\d\d):(\d\d):(\d\d)(\.\d+)?(?:[Zz]|([+-])(\d\d):(\d\d))", value)
-    if not found:
-        return None
-    y, mo, d, h, mi, sec = (int(g) for g in found.groups()[:6])
-    fraction, sign, oh, om = found.groups()[6:]
-    offset = (
-        _dt.timedelta(0) if sign is None else (1 if sign == "+" else -1) * _dt.timedelta(hours=int(oh), minutes=int(om))
-    )
-    date = QDate(y, mo, d)
-    exact = date.isValid() and date > _NO_DATE and sec < 60 and fraction is None
-    return date, QTime(h, mi, min(sec, 59)), offset, exact
-
-
-def picker_shows(spec: FieldSpec) -> bool:
-    """Whether the date/date-time picker can show ``spec.default`` exactly (dates after
-    0100-01-01, whole seconds); otherwise the field is a validated text field."""
-    if spec.default is None:
-        return True
-    if spec.kind is FieldKind.DATE:
-        date = QDate.fromString(spec.default, "yyyy-MM-dd")
-        return date.isValid() and date > _NO_DATE
-    parsed = _parse_rfc3339(spec.default)
-    return parsed is not None and parsed[3]
-
-
-def _offset_text(offset: _dt.timedelta) -> str:
-    minutes = int(offset.total_seconds()) // 60
-    sign = "+" if minutes >= 0 else "-"
-    return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
 
 
 class DateTimeField(_DatePart):

@@ -284,6 +284,12 @@ TABLE: tuple[Row, ...] = (
                 invalid=(),
                 required=True,
             ),
+            Example(
+                {"type": "array", "items": _COLOURS},
+                ["green"],
+                ({"do": "check", "options": ["green"]},),
+                invalid=None,
+            ),
         ),
     ),
 )

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, TypeVar, assert_never
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractButton,
     QButtonGroup,
@@ -52,6 +52,7 @@ __all__ = [
     "RadioSelect",
     "TextField",
     "TriStateBoolean",
+    "WheelWhenFocused",
 ]
 
 #: Most characters a line edit holds (Qt's default, 32,767, silently cut longer text).
@@ -312,8 +313,11 @@ class NumberField(TextField):
 class BooleanField(FieldWidget):
     """A ``QCheckBox`` labelled with the title.
 
-    For a required boolean, or one with a default: it always sends its visible state (an
-    optional one without a default is a :class:`TriStateBoolean`).
+    For a required boolean, or one with a default: it always sends its visible state, checked
+    ``true``, unchecked ``false`` (an optional one without a default is a
+    :class:`TriStateBoolean`). Should it serve one anyway (a registry override), unchecked is
+    its "not set" look and sends nothing, however often it was toggled: what is sent depends
+    only on what it shows (README "What a form sends").
     """
 
     labels_itself = True
@@ -321,26 +325,26 @@ class BooleanField(FieldWidget):
     def __init__(self, spec: FieldSpec):
         super().__init__(spec)
         box = QCheckBox(escape_mnemonic(spec.title))
-        box.toggled.connect(self._touch)
+        box.toggled.connect(self.changed)
         self.widget = self.focus_target = box
         self.controls = [box]
         self.box = box
-        self._given = spec.required or spec.default is not None
-
-    def _touch(self) -> None:
-        self._given = True
-        self.changed.emit()
+        #: Whether unchecked is the answer ``false`` (required, or a default was applied).
+        self._unchecked_is_false = spec.required or spec.default is not None
 
     def set_label(self, text: str) -> None:
         self.box.setText(text + (" *" if self.spec.required else ""))
 
     def value(self) -> tuple[Any, str | None]:
-        return (self.box.isChecked() if self._given else None), None
+        if self.box.isChecked():
+            return True, None
+        return (False if self._unchecked_is_false else None), None
 
     def set_value(self, value: Any) -> None:
         self.box.blockSignals(True)
         self.box.setChecked(bool(value))
         self.box.blockSignals(False)
+        self._unchecked_is_false = self.spec.required or value is not None
 
 
 class TriStateBoolean(FieldWidget):
@@ -393,13 +397,34 @@ class TriStateBoolean(FieldWidget):
                 button.setChecked(True)
 
 
+class WheelWhenFocused(QObject):
+    """Event filter: the mouse wheel changes the value of a control (combo box, date picker)
+    only while the control has the keyboard focus; over any other it scrolls the form. A wheel
+    turned to scroll a long form must not pick an option or a date on the way (README "What a
+    form sends"). The control's focus policy becomes ``StrongFocus`` (Qt's ``WheelFocus``
+    would give it the focus by the very wheel event)."""
+
+    def __init__(self, control: QWidget):
+        super().__init__(control)
+        control.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        control.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Wheel and isinstance(watched, QWidget) and not watched.hasFocus():
+            event.ignore()  # Qt hands an ignored wheel event on to the parents: the scroll area
+            return True
+        return False
+
+
 class ComboSelect(FieldWidget):
     """A ``QComboBox`` of option titles. Optional: a first "Not set" entry; required without
-    default: nothing selected (placeholder) until the user picks."""
+    default: nothing selected (placeholder) until the user picks. The wheel changes the entry
+    only while the combo box has the focus (:class:`WheelWhenFocused`)."""
 
     def __init__(self, spec: FieldSpec):
         super().__init__(spec)
         combo = QComboBox()
+        WheelWhenFocused(combo)
         self._offset = 0
         if not spec.required:
             combo.addItem(translate("Widgets", "Not set"), None)
@@ -473,7 +498,13 @@ class RadioSelect(FieldWidget):
 
 class MultiSelect(FieldWidget):
     """A group of checkable options, named by the field for assistive technology (the row label
-    shows the title); the value lists checked options in option order."""
+    shows the title); the value lists checked options in option order.
+
+    Nothing checked is the answer ``[]`` for a required field or one whose default was applied
+    (the user took the default away); for an optional field without a default it is the look
+    the field had at first, "not set", and sends nothing however often options were toggled
+    on and off: what is sent depends only on what the field shows (README "What a form sends").
+    """
 
     single_control = False
 
@@ -484,18 +515,15 @@ class MultiSelect(FieldWidget):
         for option in spec.options:
             box = QCheckBox(escape_mnemonic(option.title))
             box.setProperty("optionValue", option.value)
-            box.toggled.connect(self._touch)
+            box.toggled.connect(self.changed)
             layout.addWidget(box)
             self.boxes.append(box)
         self.widget = group
         self.group = group
         self.focus_target = self.boxes[0]
         self.controls = list(self.boxes)
-        self._given = False
-
-    def _touch(self) -> None:
-        self._given = True
-        self.changed.emit()
+        #: Whether nothing checked is the answer ``[]`` (required, or a default was applied).
+        self._none_is_answer = spec.required
 
     def check(self, hand: Hand, titles: set[str], checked: bool, only: bool = False) -> None:
         """Space on each box whose state must change."""
@@ -511,7 +539,7 @@ class MultiSelect(FieldWidget):
 
     def value(self) -> tuple[Any, str | None]:
         chosen = [b.property("optionValue") for b in self.boxes if b.isChecked()]
-        if not chosen and not self._given and not self.spec.required:
+        if not chosen and not self._none_is_answer:
             return None, None
         return chosen, None
 
@@ -520,4 +548,4 @@ class MultiSelect(FieldWidget):
             box.blockSignals(True)
             box.setChecked(box.property("optionValue") in (value or []))
             box.blockSignals(False)
-        self._given = value is not None
+        self._none_is_answer = self.spec.required or value is not None
