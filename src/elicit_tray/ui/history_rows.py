@@ -64,8 +64,6 @@ def one_line(text: str | None, limit: int = 120) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-
-
 def _server_cell(row: Row, name: str) -> str:
     """What the server says it is, quoted (:func:`~.labels.claim`), or "(unnamed)"."""
     said = one_line(row["server_title"] or row[name], 200)
