@@ -126,7 +126,6 @@ def _tokens(flat: str) -> list[str]:
     return re.findall(r"[^\W_]+", _UNSPACED.sub(lambda m: f" {m.group(0)} ", flat))
 
 
-@functools.lru_cache(maxsize=4096)
 def _variants(word: str) -> tuple[str, ...]:
     """``word``, without its trailing digits (``pin2`` -> ``pin``), and each without a plural
     ``s`` (``codes`` -> ``code``; words of more than three letters)."""
@@ -298,7 +297,6 @@ _SEQUENCES = _phrases()
 _COMPOUNDS = _compounds()
 
 
-@functools.lru_cache(maxsize=4096)
 def _single(word: str) -> bool | None:
     """Whether ``word`` alone names a secret that can be a number (``True``), one that cannot
     (``False``), or none (``None``)."""
@@ -344,12 +342,27 @@ def _matches(tokens: list[str], i: int) -> Iterator[tuple[int, bool]]:
 _CLAUSE = re.compile(r"[()\[\]{}<>:;,/|!?\"«»“”…=+*#]+")
 
 
-@functools.lru_cache(maxsize=4096)  # a field is judged by the dialog, the checker and the recorder
+#: Texts up to this long are remembered with their verdict (the dialog, the checker and the
+#: recorder judge each field), at most :data:`_REMEMBERED` of them: a bounded memory whatever
+#: servers send.
+_SHORT_TEXT = 256
+_REMEMBERED = 1024
+
+
 def secret_term(text: str, *, number: bool = False) -> str | None:
     """The term of ``text`` (a field's name or title) that names a secret, as :func:`words`
     writes it, or ``None``. With ``number`` only terms that can be numbers count.
     ``secret_term("verificationCode")`` -> ``"verification code"``;
     ``secret_term("token_count")`` -> ``None``; ``secret_term("tokens", number=True)`` -> ``None``."""
+    return _remembered(text, number) if len(text) <= _SHORT_TEXT else _secret_term(text, number)
+
+
+@functools.lru_cache(maxsize=_REMEMBERED)
+def _remembered(text: str, number: bool) -> str | None:
+    return _secret_term(text, number)
+
+
+def _secret_term(text: str, number: bool) -> str | None:
     flat = normalise(_split_case(text))
     for term, numeric in SUBSTRINGS.items():
         if term in flat and (numeric or not number):
