@@ -17,7 +17,7 @@ from tests.unit.test_history import recorder_at, row, run, ts
 
 WHO = {
     "server": "bank",
-    "process": "requester",
+    "process": "/usr/bin/requester (pid 4242)",
     "pid": 4242,
     "executable": "/usr/bin/requester",
     "uid": 1000,
@@ -260,7 +260,7 @@ def test_each_kind_of_field_under_each_switch(tmp_path: Path, privacy: Privacy, 
         answered=ts(3),
         duration_ms=2000.0,
         server="shop",
-        process="requester",
+        process="/usr/bin/requester (pid 4242)",
         pid=4242,
         executable="/usr/bin/requester",
         uid=1000,
