@@ -530,8 +530,12 @@
         <translation>الاحتفاظ ب&amp;سجل للقرارات</translation>
     </message>
     <message>
-        <source>Keep the &amp;values entered in forms (never secret-looking ones)</source>
-        <translation>الاحتفاظ بال&amp;قيم المدخلة في النماذج (لا تلك التي تبدو سرية)</translation>
+        <source>Keep the &amp;values chosen in forms (yes/no, options, numbers, dates)</source>
+        <translation>الاحتفاظ بال&amp;قيم المختارة في النماذج (نعم/لا، الخيارات، الأرقام، التواريخ)</translation>
+    </message>
+    <message>
+        <source>Keep &amp;free text typed in forms (never secret-looking fields)</source>
+        <translation>الاحتفاظ بالنص ال&amp;حر المكتوب في النماذج (لا الحقول التي تبدو سرية)</translation>
     </message>
     <message>
         <source>Keep the &amp;query strings of addresses</source>
@@ -542,8 +546,12 @@
         <translation>يسجّل كل طلب وإجابته في قاعدة بيانات خاصة على هذا الحاسوب.</translation>
     </message>
     <message>
-        <source>Without it the history keeps each field's title but not what was entered.</source>
-        <translation>من دونه يحفظ السجل عنوان كل حقل دون ما أُدخل فيه.</translation>
+        <source>Without it the history keeps each field's title but not what was chosen. Never the value of a field that looks like it asks for a secret.</source>
+        <translation>من دونه يحفظ السجل عنوان كل حقل دون ما اختير فيه. لا يحفظ أبدًا قيمة حقل يبدو أنه يطلب سرًا.</translation>
+    </message>
+    <message>
+        <source>Typed text can hold anything: names, addresses, a pasted token. Without it the history keeps only the choices made.</source>
+        <translation>قد يحتوي النص المكتوب على أي شيء: أسماء أو عناوين أو رمز مميز ملصوق. من دونه لا يحفظ السجل إلا الاختيارات.</translation>
     </message>
     <message>
         <source>Query strings and fragments often hold tokens; without it only scheme, host and path are kept.</source>

@@ -530,8 +530,12 @@
         <translation>Einen Verlauf der Entscheidungen &amp;führen</translation>
     </message>
     <message>
-        <source>Keep the &amp;values entered in forms (never secret-looking ones)</source>
-        <translation>&amp;Werte aus Formularen speichern (nie geheim wirkende)</translation>
+        <source>Keep the &amp;values chosen in forms (yes/no, options, numbers, dates)</source>
+        <translation>Gewählte &amp;Werte aus Formularen speichern (Ja/Nein, Optionen, Zahlen, Daten)</translation>
+    </message>
+    <message>
+        <source>Keep &amp;free text typed in forms (never secret-looking fields)</source>
+        <translation>Frei&amp;text aus Formularen speichern (nie geheim wirkende Felder)</translation>
     </message>
     <message>
         <source>Keep the &amp;query strings of addresses</source>
@@ -542,8 +546,12 @@
         <translation>Speichert jede Anfrage und ihre Antwort in einer privaten Datenbank auf diesem Computer.</translation>
     </message>
     <message>
-        <source>Without it the history keeps each field's title but not what was entered.</source>
-        <translation>Ohne diese Option speichert der Verlauf den Titel jedes Feldes, aber nicht die Eingabe.</translation>
+        <source>Without it the history keeps each field's title but not what was chosen. Never the value of a field that looks like it asks for a secret.</source>
+        <translation>Ohne diese Option speichert der Verlauf den Titel jedes Feldes, aber nicht die Auswahl. Nie den Wert eines Feldes, das nach einem Geheimnis zu fragen scheint.</translation>
+    </message>
+    <message>
+        <source>Typed text can hold anything: names, addresses, a pasted token. Without it the history keeps only the choices made.</source>
+        <translation>Getippter Text kann alles enthalten: Namen, Adressen, ein eingefügtes Token. Ohne diese Option speichert der Verlauf nur die getroffene Auswahl.</translation>
     </message>
     <message>
         <source>Query strings and fragments often hold tokens; without it only scheme, host and path are kept.</source>

@@ -256,13 +256,30 @@ class Settings:
         key="history/values",
         default=True,
         flag="--history-values",
-        help="keep submitted form values in the history, never secret-looking ones (default: on)",
-        label=QT_TRANSLATE_NOOP("Settings", "Keep the &values entered in forms (never secret-looking ones)"),
+        help="keep the choices made in forms in the history: yes/no, options, numbers, dates; "
+        "never a secret-looking field's (default: on)",
+        label=QT_TRANSLATE_NOOP("Settings", "Keep the &values chosen in forms (yes/no, options, numbers, dates)"),
         description=QT_TRANSLATE_NOOP(
-            "Settings", "Without it the history keeps each field's title but not what was entered."
+            "Settings",
+            "Without it the history keeps each field's title but not what was chosen. "
+            "Never the value of a field that looks like it asks for a secret.",
         ),
         needs="history",
         control="values",
+    )
+    history_text = Setting(
+        key="history/text",
+        default=False,
+        flag="--history-text",
+        help="also keep text typed in forms in the history; never a secret-looking field's (default: off)",
+        label=QT_TRANSLATE_NOOP("Settings", "Keep &free text typed in forms (never secret-looking fields)"),
+        description=QT_TRANSLATE_NOOP(
+            "Settings",
+            "Typed text can hold anything: names, addresses, a pasted token. Without it the history "
+            "keeps only the choices made.",
+        ),
+        needs="history",
+        control="free_text",
     )
     history_query = Setting(
         key="history/query",
@@ -340,6 +357,7 @@ class Settings:
         return Privacy(
             enabled=self.history,
             values=self.history_values,
+            text=self.history_text,
             query=self.history_query,
             retention_days=self.retention_days,
         )

@@ -191,6 +191,58 @@ def test_no_history_values_keeps_titles_only(module_scratch):
     )
 
 
+NOTE_FORM = {
+    "message": "Book it?",
+    "requestedSchema": {
+        "type": "object",
+        "properties": {
+            "seats": {"type": "integer", "title": "Seats"},
+            "note": {"type": "string", "title": "Note"},
+            "otp": {"type": "string", "title": "One-time code"},
+        },
+    },
+    "_meta": {"elicit-tray/requester": {"serverName": "shop"}},
+}
+ACCEPT_NOTE = [
+    {
+        "match": "",
+        "steps": [
+            {"do": "type", "field": "seats", "text": "2"},
+            {"do": "type", "field": "note", "text": "window seat"},
+            {"do": "type", "field": "otp", "text": "482913"},
+            {"do": "submit"},
+        ],
+    }
+]
+
+
+def test_free_text_is_kept_only_with_history_text_and_never_a_secret(module_scratch):
+    runs = {
+        flag: _answered(
+            module_scratch / f"t{i}.sqlite3", *flag, plan=ACCEPT_NOTE, params=NOTE_FORM, scratch=module_scratch
+        )
+        for i, flag in enumerate([(), ("--history-text",)])
+    }
+    assert {flag: (row["outcome"], row["fields"]) for flag, row in runs.items()} == {
+        (): (
+            "accept",
+            [
+                {"name": "seats", "title": "Seats", "secret": False, "value": 2},
+                {"name": "note", "title": "Note", "secret": False},
+                {"name": "otp", "title": "One-time code", "secret": True},
+            ],
+        ),
+        ("--history-text",): (
+            "accept",
+            [
+                {"name": "seats", "title": "Seats", "secret": False, "value": 2},
+                {"name": "note", "title": "Note", "secret": False, "value": "window seat"},
+                {"name": "otp", "title": "One-time code", "secret": True},
+            ],
+        ),
+    }
+
+
 def test_query_strings_are_kept_only_with_history_query(module_scratch):
     row = _answered(module_scratch / "c.sqlite3", plan=ACCEPT_URL, params=URL, scratch=module_scratch)
     assert (row["url"], row["url_verdict"], row["outcome"]) == (

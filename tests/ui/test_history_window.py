@@ -15,7 +15,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from elicit_tray.elicitation import parse_elicit_params
-from elicit_tray.history import History, Recorder
+from elicit_tray.history import History, Privacy, Recorder
 from elicit_tray.request import Accepted, Cancelled, Declined, Peer
 from elicit_tray.ui.history_window import HistoryWindow
 
@@ -123,10 +123,11 @@ class Clock:
 
 def fill(history: History, decisions: list[tuple[dict[str, Any], Any, float]] = DECISIONS) -> Recorder:
     """Record ``decisions`` through a :class:`Recorder` one every 40 minutes from ``T0``, as
-    the dispatcher would (arrival, shown, end); returns the recorder."""
+    the dispatcher would (arrival, shown, end), with free text kept (the window shows every kind
+    of kept value); returns the recorder."""
     clock = Clock(T0)
     history.clock = clock
-    recorder = Recorder(None, history, clock=clock)
+    recorder = Recorder(None, history, privacy=Privacy(text=True), clock=clock)
     peer = Peer(pid=31337, uid=1000, process_name="agent-runner", executable="/usr/bin/agent-runner")
     for number, (params, outcome, took) in enumerate(decisions):
         clock.now = T0 + number * 2400

@@ -18,13 +18,16 @@ class FakePresenter:
 
 def test_the_file_is_read_the_command_line_wins_and_bounds_hold(tmp_path):
     path = tmp_path / "settings.ini"
-    path.write_text("[dialogs]\ntimeout=45\nconsent=50\n[history]\nvalues=false\nretention=7\n[ui]\nlanguage=de\n")
+    path.write_text(
+        "[dialogs]\ntimeout=45\nconsent=50\n[history]\nvalues=false\ntext=yes\nretention=7\n[ui]\nlanguage=de\n"
+    )
     prefs = Preferences(settings_store(path), {"retention_days": 30, "timeout_s": None})
     assert prefs.current == Settings(
         timeout_s=45,
         consent_delay_ms=300,
         history=True,
         history_values=False,
+        history_text=True,
         history_query=False,
         retention_days=30,
         language="de",
@@ -37,7 +40,8 @@ def test_the_file_is_read_the_command_line_wins_and_bounds_hold(tmp_path):
         5000,
     )
     assert path.read_text() == (
-        "[dialogs]\nconsent=5000\ntimeout=45\n\n[history]\nquery=true\nretention=7\nvalues=false\n\n[ui]\nlanguage=de\n"
+        "[dialogs]\nconsent=5000\ntimeout=45\n\n[history]\nquery=true\nretention=7\ntext=yes\nvalues=false\n\n"
+        "[ui]\nlanguage=de\n"
     )
 
 
@@ -59,8 +63,12 @@ def test_changes_in_the_window_apply_at_once_to_the_app(tmp_path, qtbot):
     assert recorder.privacy == Privacy(enabled=True, values=False, query=False, retention_days=14)
     assert toggled == [True]
     assert not window.query.isEnabled() and "--history-query" in window.query.toolTip()
+    assert not window.free_text.isChecked()
+    window.free_text.setChecked(True)
+    assert recorder.privacy == Privacy(enabled=True, values=False, text=True, query=False, retention_days=14)
     window.history.setChecked(False)
     assert recorder.privacy.enabled is False and not window.values.isEnabled() and not window.retention.isEnabled()
+    assert not window.free_text.isEnabled()
     assert window.socket.text() == "/run/user/1000/elicit-tray/socket" and window.socket.isReadOnly()
     window.copy.click()
     from PySide6.QtWidgets import QApplication
@@ -69,7 +77,7 @@ def test_changes_in_the_window_apply_at_once_to_the_app(tmp_path, qtbot):
     assert timer.interval() == 24 * 3600 * 1000 and timer.isActive()
     timer.stop()
     assert (tmp_path / "s.ini").read_text() == (
-        "[dialogs]\nconsent=1500\ntimeout=120\n\n[history]\nenabled=false\nretention=14\nvalues=false\n"
+        "[dialogs]\nconsent=1500\ntimeout=120\n\n[history]\nenabled=false\nretention=14\ntext=true\nvalues=false\n"
     )
 
 
@@ -84,6 +92,7 @@ def test_every_control_has_an_accessible_name_and_a_mnemonic_label(tmp_path, qtb
             window.consent,
             window.history,
             window.values,
+            window.free_text,
             window.query,
             window.retention,
             window.language,
@@ -96,7 +105,8 @@ def test_every_control_has_an_accessible_name_and_a_mnemonic_label(tmp_path, qtb
         "Timeout",
         "Consent delay",
         "Keep a history of decisions",
-        "Keep the values entered in forms (never secret-looking ones)",
+        "Keep the values chosen in forms (yes/no, options, numbers, dates)",
+        "Keep free text typed in forms (never secret-looking fields)",
         "Keep the query strings of addresses",
         "Retention",
         "Language",

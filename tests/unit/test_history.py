@@ -138,7 +138,7 @@ def recorder_at(
     return Recorder(journal, history, privacy=privacy, clock=clock), history
 
 
-def test_a_form_accepted_with_values_and_a_secret_field_whose_value_is_never_stored(tmp_path):
+def test_a_form_accepted_with_choices_kept_text_left_out_and_a_secret_field_whose_value_is_never_stored(tmp_path):
     recorder, history = recorder_at(tmp_path)
     run(
         recorder,
@@ -166,12 +166,22 @@ def test_a_form_accepted_with_values_and_a_secret_field_whose_value_is_never_sto
         fields=[
             {"name": "env", "title": "Environment", "secret": False, "value": "prd"},
             {"name": "api_token", "title": "API token", "secret": True},
-            {"name": "note", "title": "Note", "secret": False, "value": 'a, "b"\nc'},
+            {"name": "note", "title": "Note", "secret": False},  # free text: kept only when switched on
         ],
         outcome="accept",
         request_id=7,
         key=got["key"],
     )
+
+
+def test_free_text_on_keeps_typed_text_and_still_no_secret(tmp_path):
+    recorder, history = recorder_at(tmp_path, Privacy(text=True))
+    run(recorder, [Accepted({"env": "prd", "api_token": "tok-123", "note": 'a, "b"\nc'})], [create_line(7, FORM)])
+    assert history.rows()[0]["fields"] == [
+        {"name": "env", "title": "Environment", "secret": False, "value": "prd"},
+        {"name": "api_token", "title": "API token", "secret": True},
+        {"name": "note", "title": "Note", "secret": False, "value": 'a, "b"\nc'},
+    ]
 
 
 def test_values_off_keeps_titles_but_no_value(tmp_path):
@@ -475,5 +485,5 @@ def test_paths_and_helpers(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert default_history_path() == tmp_path / "data" / "elicit-tray" / "history.sqlite3"
     assert history_url("mailto:a@b.example?subject=x") == "mailto:a@b.example"
-    assert history_url("https://[::1]:99/a b?q=1", query=True) == "https://[::1]:99/a b?q=1"
+    assert history_url("https://[::1]:99/a b?q=1", query=True) == "https://[::1]:99/a%20b?q=1"
     assert parse_since("2026-09-21T14:13:20Z") == T0

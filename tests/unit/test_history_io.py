@@ -51,7 +51,7 @@ def the_row(key: str, **more: Any) -> dict[str, Any]:
         fields=[
             {"name": "env", "title": "Environment", "secret": False, "value": "prd"},
             {"name": "api_token", "title": "API token", "secret": True},
-            {"name": "note", "title": "Note", "secret": False, "value": "n"},
+            {"name": "note", "title": "Note", "secret": False},  # free text: kept only when switched on
         ],
         outcome="accept",
         request_id=7,

@@ -14,10 +14,10 @@ What is stored (the privacy switches: :class:`Privacy`):
   ``client``, the ``mode``, the ``message``, the ``outcome`` in the request log's words
   (:data:`~elicit_tray.logs.OUTCOMES`, plus ``pending`` and ``interrupted``) and its ``detail``
   (why it expired, the error, the invalid paths, the busy scope);
-- forms: ``fields`` (names, titles, and the submitted values unless a switch or the secret
-  warning says no);
-- URLs: ``url`` without user info (the query and fragment only with a switch), ``url_verdict``
-  and ``url_reasons``.
+- forms: ``fields`` (names, titles, the choices made unless a switch says no, typed text only
+  when a switch says yes, never a secret-looking field's value);
+- URLs: ``url`` without user info and with random-looking path segments masked (the query and
+  fragment only with a switch), ``url_verdict`` and ``url_reasons``.
 
 One job per module:
 
@@ -29,7 +29,8 @@ One job per module:
 - :mod:`.writer`: :class:`~.writer.Writer`, the thread that does every write of the app, so that
   a database locked by another process never stalls the UI thread;
 - :mod:`.recorder`: :class:`Recorder`, the one place that decides what is recorded (the request
-  log and the database from the same event), and :class:`Privacy`;
+  log and the database from the same event);
+- :mod:`.privacy`: what is kept of a request: :class:`Privacy`, the URL, each field's value;
 - :mod:`.export`: JSON, CSV and ``elicit-tray history``'s listing.
 
 Pure: no Qt. Raises :class:`HistoryError` (an ``OSError``) when the file cannot be used.
@@ -39,7 +40,8 @@ from __future__ import annotations
 
 from .columns import COLUMNS, MIGRATIONS, SCHEMA_VERSION
 from .export import export_csv, export_json, parse_since, print_history
-from .recorder import DEFAULT_RETENTION_DAYS, Privacy, Recorder, history_url
+from .privacy import DEFAULT_RETENTION_DAYS, Privacy, history_url
+from .recorder import Recorder
 from .store import ENV_HISTORY, History, HistoryError, default_history_path, format_time, open_history
 
 __all__ = [

@@ -18,14 +18,17 @@ them (waiting for a lock another process holds, within bounds); a write it has t
 ``history-dropped`` line of the request log (:meth:`Recorder.dropped`). :meth:`Recorder.close`
 writes what is queued first (at most :data:`~elicit_tray.history.writer.CLOSE_WAIT_S`).
 
-What is kept, under the switches of :class:`Privacy`:
+What is kept, under the switches of :class:`~elicit_tray.history.privacy.Privacy` (the rules are
+:mod:`elicit_tray.history.privacy`'s):
 
 - forms: ``fields``, a list of ``{"name", "title", "secret"}`` in form order, with ``"value"``
-  for each submitted field when ``Privacy.values`` is on; never the value of a field that raised
-  the secret warning (:func:`~elicit_tray.schema.values.looks_secret`);
-- URLs: ``url`` = scheme, host, port and path (no user info); the query and fragment only with
-  ``Privacy.query`` (:func:`history_url`); ``url_verdict`` and ``url_reasons`` of the consent
-  dialog's analysis.
+  for each submitted choice (yes/no, options, numbers, dates) when ``Privacy.values`` is on and
+  each submitted text when ``Privacy.text`` is on (off by default); never the value of a field
+  that raised the secret warning (:func:`~elicit_tray.schema.secrets.looks_secret`);
+- URLs: ``url`` = scheme, host and port as the WHATWG parser reads them (no user info in any
+  spelling) and the path with random-looking segments masked; the query and fragment only with
+  ``Privacy.query`` (:func:`~elicit_tray.history.privacy.history_url`); ``url_verdict`` and
+  ``url_reasons`` of the consent dialog's analysis.
 
 Pure: no Qt.
 """
@@ -38,9 +41,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from ..logs import Journal, split_url
+from ..logs import Journal
 from ..request import FormRequest, RequestBase, UrlRequest
 from .columns import TABLE
+from .privacy import DEFAULT_PRIVACY, DEFAULT_RETENTION_DAYS, Privacy, history_url, kept_fields
 from .store import History, bounded
 from .writer import CLOSE_WAIT_S, Drop, Job, Writer
 
@@ -51,40 +55,6 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_RETENTION_DAYS", "Privacy", "Recorder", "ShowsRequest", "history_url"]
 
 log = logging.getLogger(__name__)
-
-#: Days a decision is kept unless the user sets another retention (0 keeps everything).
-DEFAULT_RETENTION_DAYS = 90
-
-
-@dataclass(frozen=True)
-class Privacy:
-    """What the history keeps.
-
-    Attributes:
-        enabled: write rows at all (off: nothing new is written; old rows stay until cleared).
-        values: keep the submitted values of form fields (never a secret-looking field's).
-        query: keep a URL's query string and fragment.
-        retention_days: rows older than this are deleted at start and daily (0: kept forever).
-    """
-
-    enabled: bool = True
-    values: bool = True
-    query: bool = False
-    retention_days: int = DEFAULT_RETENTION_DAYS
-
-
-def history_url(url: str, *, query: bool = False) -> str:
-    """What the history keeps of ``url``: ``scheme://host:port/path`` without user info, and
-    ``?query#fragment`` only when ``query`` is true. A URL without an authority keeps its
-    scheme and path (``mailto:x@y``); one that cannot be parsed reads ``<unparseable>``."""
-    split = split_url(url)
-    if split is None:
-        return "<unparseable>"
-    parts, host = split
-    text = f"{parts.scheme}://{host}{parts.path}" if parts.netloc else f"{parts.scheme}:{parts.path}"
-    if query:
-        text += (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
-    return text
 
 
 class ShowsRequest(Protocol):
@@ -143,7 +113,7 @@ class Recorder:
         journal: Journal | None = None,
         history: History | None = None,
         *,
-        privacy: Privacy = Privacy(),
+        privacy: Privacy = DEFAULT_PRIVACY,
         clock: Callable[[], float] = time.time,
         writer: Callable[..., Writer] = Writer,
     ):
@@ -348,16 +318,7 @@ class Recorder:
         return values
 
     def _fields(self, request: FormRequest, content: dict[str, Any] | None) -> list[dict[str, Any]]:
-        from ..schema.values import looks_secret
-
-        out = []
-        for spec in request.form.fields:
-            secret = looks_secret(spec)
-            item: dict[str, Any] = {"name": spec.name, "title": spec.title, "secret": secret}
-            if content is not None and spec.name in content and self.privacy.values and not secret:
-                item["value"] = content[spec.name]
-            out.append(item)
-        return out
+        return kept_fields(request.form, content, self.privacy)
 
 
 class _RecordedUi:

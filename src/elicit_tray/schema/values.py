@@ -21,6 +21,7 @@ from .formats import FORMATS, format_of, is_date, is_datetime, is_email
 from .model import FieldKind, FieldSpec, FormSpec, Violation, unknown_kind
 from .pattern import MATCH_TIMEOUT_S, Verdict
 from .pattern import check as _pattern_check
+from .secrets import looks_secret  # the secret warning's rule and its word lists
 
 __all__ = [
     "check_value",
@@ -44,11 +45,6 @@ PATTERN_TIMEOUT_S = MATCH_TIMEOUT_S
 
 _NUMBER_RE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _INT_RE = re.compile(r"[+-]?\d+")
-#: Matched against words (camelCase and snake_case split, lower case), so "footprint" is not "otp".
-_SECRET_RE = re.compile(
-    r"\b(pass(word|phrase|wd|code)s?|secrets?|tokens?|api ?keys?|private keys?|credit cards?|card numbers?"
-    r"|cvv|cvc|pin|ssn|otp|2fa|mfa)\b"
-)
 
 
 class Message(str):
@@ -347,20 +343,3 @@ def describe_constraints(spec: FieldSpec) -> str:
             )
         )
     return Sentences(parts)
-
-
-def looks_secret(spec: FieldSpec) -> bool:
-    """Whether a field seems to ask for a secret (password, token, API key, card number).
-
-    MCP 2025-11-25 "Form mode": servers MUST NOT request sensitive information through form
-    mode; the dialog warns when this heuristic matches. Judged by what the field asks for: its
-    name and title, for a field that takes text or a number (``docs/design.md`` "UI rules"); never by
-    words in its description ("do not give us your pin" asks for no pin), nor for a choice,
-    a date or a yes/no.
-    """
-    if spec.kind not in (FieldKind.TEXT, FieldKind.NUMBER, FieldKind.INTEGER):
-        return False
-    text = " ".join(filter(None, (spec.name, spec.title)))
-    text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)  # apiKey -> api Key
-    text = re.sub(r"[\W_]+", " ", text).lower()  # user_pin -> user pin
-    return bool(_SECRET_RE.search(text))
