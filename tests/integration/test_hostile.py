@@ -76,11 +76,18 @@ class HostileTray(TrayProcess):
         return self
 
     def log_lines(self) -> list[dict[str, Any]]:
-        try:
-            text = self.log_path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return []
-        return [json.loads(x) for x in text.splitlines()]
+        """Every line of the request log, oldest first: the rotated files (``.N`` ... ``.1``)
+        before the current one."""
+        from elicit_tray.logs import LOG_BACKUPS
+
+        lines: list[dict[str, Any]] = []
+        for path in [Path(f"{self.log_path}.{n}") for n in range(LOG_BACKUPS, 0, -1)] + [self.log_path]:
+            try:
+                text = path.read_text(encoding="utf-8")
+            except FileNotFoundError:
+                continue
+            lines += [json.loads(x) for x in text.splitlines()]
+        return lines
 
     def open_fds(self) -> int:
         return len(os.listdir(f"/proc/{self.pid}/fd"))
