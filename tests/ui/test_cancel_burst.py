@@ -14,7 +14,6 @@ from tests.fakes import FakeChannel
 from tests.ui.harness import Tray
 from tests.ui.test_queue import ask, counting
 
-
 #: Requests per connection (under the per-connection pending limit, ipc/load.py).
 PER_CONNECTION = 10
 
@@ -72,9 +71,7 @@ def test_a_burst_of_50_cancels_shows_exactly_the_requests_left_and_answers_each_
     assert [d.request.message for d in tray.presenter.dialogs.values()] == [f"Question {n}?" for n in kept]
     assert tray.presenter.waiting == {}
     assert _sent(channels) == []  # a cancelled request gets no answer
-    assert _decline_all(tray, channels) == [
-        {"jsonrpc": "2.0", "id": n, "result": {"action": "decline"}} for n in kept
-    ]
+    assert _decline_all(tray, channels) == [{"jsonrpc": "2.0", "id": n, "result": {"action": "decline"}} for n in kept]
     tray.settle()
     assert _sent(channels) == []
 
@@ -97,6 +94,4 @@ def test_a_burst_that_leaves_more_than_fit_shows_the_oldest_and_keeps_the_rest_i
     ]
     assert _sent(channels) == []
     tray.presenter.dismiss_all()
-    assert _decline_all(tray, channels) == [
-        {"jsonrpc": "2.0", "id": n, "result": {"action": "cancel"}} for n in kept
-    ]
+    assert _decline_all(tray, channels) == [{"jsonrpc": "2.0", "id": n, "result": {"action": "cancel"}} for n in kept]
