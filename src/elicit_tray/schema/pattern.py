@@ -59,7 +59,7 @@ MAX_PATTERN_CHARS = 1_000
 MATCH_TIMEOUT_S = 0.05
 #: Longest wait (seconds) of the caller for all the values of one request together (one round
 #: trip, :meth:`PatternEngine.check_all`); values not checked by then do not match.
-REQUEST_BUDGET_S = 0.04
+REQUEST_BUDGET_S = 0.015
 #: Longest wait (seconds) for a fresh worker process to start (once, not per value).
 START_TIMEOUT_S = 5.0
 #: Address-space cap of the worker process (bytes).

@@ -33,12 +33,13 @@ __all__ = ["FormDialog", "FIRST_ROWS", "LATER_ROWS", "SLICE_S"]
 
 #: Titles longer than this (characters) put every label above its field.
 LONG_TITLE = 28
-#: Rows built before the dialog is first shown (more than a screen holds).
-FIRST_ROWS = 30
+#: Rows built before the dialog is first shown (a screenful of most forms; the next chunk comes
+#: right after the first paint, so the first turn stays short).
+FIRST_ROWS = 16
 #: Most rows built per event-loop turn after that.
 LATER_ROWS = 40
 #: Longest time (seconds) spent building rows in one event-loop turn after the first paint.
-SLICE_S = 0.012
+SLICE_S = 0.008
 
 
 class FormDialog(ElicitationDialog):
