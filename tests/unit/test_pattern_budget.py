@@ -78,3 +78,12 @@ def test_the_parser_checks_every_default_of_a_request_in_one_bounded_round_trip(
     # the slow ones could not be checked in time: left out, as any default that does not fit
     assert [(fields[f"f{i}"].default, fields[f"f{i}"].default_ignored) for i in range(255)] == [(None, True)] * 255
     assert pattern.engine.kills - kills <= 2  # before: one kill per field, 19 s of UI thread
+
+
+def test_nothing_to_check_starts_no_worker(fresh):
+    assert fresh.check_all([]) == []
+    assert fresh.starts == 0
+    fresh.check_all([("^a", "a")])
+    fresh.close()
+    assert fresh.check_all([("^a", "a")]) == [Verdict.MATCH]  # remembered: the worker stays stopped
+    assert fresh.starts == 1

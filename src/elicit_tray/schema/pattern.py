@@ -251,11 +251,13 @@ class PatternEngine:
         with self._lock:
             verdicts: list[str | None] = [None] * len(pairs)
             keys = [self._key(pattern, value) for pattern, value in pairs]
+            todo = [i for i in range(len(pairs)) if not self._known(pairs[i], keys[i], verdicts, i)]
+            if not todo:  # all remembered: no worker needed
+                return [v if v is not None else Verdict.TOO_SLOW for v in verdicts]
             started = time.monotonic()
             if self._proc is None or self._proc.poll() is not None:  # a first start is not counted
                 self._proc = self._start_or_none(started + budget_s if self._spare is not None else None)
             deadline = time.monotonic() + budget_s if self._proc is not None else started
-            todo = list(range(len(pairs)))
             while todo:
                 todo = [i for i in todo if not self._known(pairs[i], keys[i], verdicts, i)]
                 if not todo or time.monotonic() >= deadline:
