@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QCheckBox, QRadioButton, QWidget
 from elicit_tray.elicitation import ParamsError, parse_elicit_params
 from elicit_tray.limits import MAX_FORM_OPTIONS, MAX_PROPERTIES
 from elicit_tray.ui.form_dialog import FIRST_ROWS, LATER_ROWS, FormDialog
+from tests.ui.harness import Tray
 
 #: Widgets per field besides its options (row cell, layout holder, label, hint, error, group ...).
 PER_FIELD = 5
@@ -69,3 +70,78 @@ def test_the_form_that_stalled_the_app_is_refused_before_anything_is_built():
     assert [v.to_json() for v in caught.value.violations] == [
         {"path": "/requestedSchema/properties", "message": "more than 512 options in the form (51200)"}
     ]
+
+
+# -- the biggest forms of mixed kinds: built in time slices, answered exactly -----------------
+def _mixed(n: int) -> dict[str, Any]:
+    """``n`` fields rotating over the common kinds, each with a default (benchmarks/forms.py)."""
+    kinds: list[dict[str, Any]] = [
+        {"type": "string", "description": "What to call it"},
+        {"type": "integer", "minimum": 0, "maximum": 1000},
+        {"type": "boolean"},
+        {"type": "string", "enum": ["small", "medium", "large"]},
+        {"type": "string", "format": "email"},
+    ]
+    defaults = [
+        lambda k: f"item {k}",
+        lambda k: k,
+        lambda k: k % 2 == 0,
+        lambda k: "large",
+        lambda k: f"u{k}@example.com",
+    ]
+    props = {f"f{k}": kinds[k % 5] | {"title": f"Field {k}", "default": defaults[k % 5](k)} for k in range(n)}
+    return {"message": f"{n} fields", "requestedSchema": {"type": "object", "properties": props}}
+
+
+def _all_built(tray: Tray, dialog: FormDialog) -> None:
+    for _ in range(2000):  # bounded: one chunk of rows per event-loop turn
+        if not dialog._later:
+            return
+        tray.settle()
+    raise AssertionError("the rows were never all built")
+
+
+@pytest.mark.parametrize("n", [200, MAX_PROPERTIES])
+def test_a_big_mixed_form_builds_every_row_in_chunks_and_accepts_every_default(aio, n):
+    tray = Tray(aio)
+    channel = tray.connect()
+    params = _mixed(n)
+    tray.send(channel, {"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": params})
+    dialog = tray.run(tray.shown.get())
+    assert isinstance(dialog, FormDialog)
+    assert len(dialog.rows) >= FIRST_ROWS  # the first screenful came before the first paint
+    _all_built(tray, dialog)
+    tray.arm(dialog)
+    assert list(dialog.rows) == [f"f{k}" for k in range(n)]  # schema order
+    # every row in one label column: the fields of all chunks start at the same x
+    xs = {row.adapter.widget.mapTo(dialog, row.adapter.widget.rect().topLeft()).x() for row in dialog.rows.values()}
+    assert len(xs) == 1, xs
+    assert dialog.attempt_submit()
+    expected = {name: prop["default"] for name, prop in params["requestedSchema"]["properties"].items()}
+    assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": expected}}
+
+
+def test_a_ping_is_answered_while_a_form_of_256_slow_patterns_is_prepared(aio):
+    """The tray answers another connection between the turns that build a big form of slow
+    patterns: the pong comes while rows are still being built (ordering, not milliseconds)."""
+    props = {
+        f"f{i}": {"type": "string", "title": f"Code {i}", "pattern": f"(x+x+)+y|q{i}", "default": "x" * 800}
+        for i in range(MAX_PROPERTIES)
+    }
+    params = {"message": "Slow", "requestedSchema": {"type": "object", "properties": props}}
+    tray = Tray(aio)
+    asking, watching = tray.connect(), tray.connect()
+    tray.send(asking, {"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": params})
+    dialog = tray.run(tray.shown.get())
+    rows_at_pong: list[int] = []
+    watching_send = watching.send
+    watching.send = lambda data: (rows_at_pong.append(len(dialog.rows)), watching_send(data))[1]  # type: ignore[method-assign]
+    tray.loop.call_soon(tray.send, watching, {"jsonrpc": "2.0", "id": "p", "method": "ping"})
+    assert tray.reply(watching) == {"jsonrpc": "2.0", "id": "p", "result": {}}
+    assert rows_at_pong and rows_at_pong[0] < MAX_PROPERTIES  # answered before the form was complete
+    _all_built(tray, dialog)
+    tray.arm(dialog)
+    # no default could be checked in time: none is filled in, and an empty answer is valid
+    assert all(row.current()[0] is None for row in dialog.rows.values())
+    assert dialog.attempt_submit()
+    assert tray.reply(asking) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}}

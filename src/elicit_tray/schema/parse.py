@@ -93,6 +93,7 @@ class _Parser:
         for index, name in enumerate(required):
             if name not in properties:
                 self.bad(_ptr("required", str(index)), f'required property "{name}" is not defined')
+        _check_defaults(properties)
         fields = []
         for name, prop in properties.items():
             spec = self.field(name, prop, name in required)
@@ -348,6 +349,24 @@ class _Parser:
 
 def _ptr_join(base: str, *parts: str) -> str:
     return base + _ptr(*parts)
+
+
+def _check_defaults(properties: dict[str, Any]) -> None:
+    """Match every string ``default`` against its ``pattern`` in one bounded worker round trip
+    (:func:`~elicit_tray.schema.pattern.check_all`): :func:`_with_default` then finds the
+    verdicts remembered, and a request's defaults cost the UI thread one budget in all."""
+    from .pattern import MAX_PATTERN_CHARS, check_all
+
+    pairs = [
+        (prop["pattern"], prop["default"])
+        for prop in properties.values()
+        if isinstance(prop, dict)
+        and isinstance(prop.get("pattern"), str)
+        and len(prop["pattern"]) <= MAX_PATTERN_CHARS
+        and isinstance(prop.get("default"), str)
+    ]
+    if pairs:
+        check_all(pairs)
 
 
 def _with_default(spec: FieldSpec, prop: dict[str, Any], path: str) -> FieldSpec:

@@ -13,10 +13,14 @@ Bounded work: a backtracking engine can take exponential time to match
   pattern in well under a millisecond and never expands counted repetition.
 - :func:`matches` asks a worker process, which holds the compiled patterns, and waits at most
   :data:`MATCH_TIMEOUT_S`; a worker that does not answer in time is killed (its memory with
-  it) and started again for the next value. The worker's address space is capped at
+  it), and its successor is started at once, so that it is ready for the next value. The worker's address space is capped at
   :data:`WORKER_MEMORY_BYTES`. A value that could not be checked in time is not a match; so is
   any longer value for that pattern later (one slow check per pattern and length, not one per
   keystroke). Answers are cached (:data:`CACHE_ENTRIES` by pattern and value digest).
+- :func:`check_all` checks all the values of one request (the parser: every ``default``) in one
+  round trip with one overall bound, :data:`REQUEST_BUDGET_S`; a value not checked by then
+  counts as "could not be checked in time": not a match, remembered as such (a request of 256
+  slow patterns costs the UI thread that budget, not 256 timeouts).
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ from collections import OrderedDict
 __all__ = [
     "MAX_PATTERN_CHARS",
     "MATCH_TIMEOUT_S",
+    "REQUEST_BUDGET_S",
+    "check_all",
     "WORKER_MEMORY_BYTES",
     "CACHE_ENTRIES",
     "compile_problem",
@@ -51,6 +57,9 @@ log = logging.getLogger(__name__)
 MAX_PATTERN_CHARS = 1_000
 #: Longest wait (seconds) of the caller for one match; beyond it the value does not match.
 MATCH_TIMEOUT_S = 0.05
+#: Longest wait (seconds) of the caller for all the values of one request together (one round
+#: trip, :meth:`PatternEngine.check_all`); values not checked by then do not match.
+REQUEST_BUDGET_S = 0.015
 #: Longest wait (seconds) for a fresh worker process to start (once, not per value).
 START_TIMEOUT_S = 5.0
 #: Address-space cap of the worker process (bytes).
@@ -60,7 +69,8 @@ CACHE_ENTRIES = 512
 #: ECMA-262 flags: ``u`` (Unicode code points, ``\\p{..}``), as JSON Schema recommends.
 FLAGS = "u"
 
-# The worker: reads one JSON array per line [pattern, value], answers "1", "0" or "!" (error).
+# The worker: reads one JSON array per line, [pattern, value] or a list of them, and answers one
+# line per pair, in order: "1", "0" or "!" (error).
 _WORKER = r"""
 import json, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, ({mem}, {mem}))
@@ -69,18 +79,26 @@ import regress
 compiled = {{}}
 out = sys.stdout
 out.write("ready\n"); out.flush()
-for line in sys.stdin:
+def one(pattern, value):
     try:
-        pattern, value = json.loads(line)
         regex = compiled.get(pattern)
         if regex is None:
             if len(compiled) > 256:
                 compiled.clear()
             regex = compiled[pattern] = regress.Regex(pattern, {flags!r})
-        answer = "1" if regex.find(value) is not None else "0"
+        return "1" if regex.find(value) is not None else "0"
     except Exception:
-        answer = "!"
-    out.write(answer + "\n"); out.flush()
+        return "!"
+for line in sys.stdin:
+    try:
+        pairs = json.loads(line)
+        if pairs and isinstance(pairs[0], str):
+            pairs = [pairs]
+    except Exception:
+        pairs = [None]
+    for pair in pairs:
+        answer = one(*pair) if isinstance(pair, list) and len(pair) == 2 else "!"
+        out.write(answer + "\n"); out.flush()
 """
 
 
@@ -136,13 +154,17 @@ class PatternEngine:
         self.timeout_s = timeout_s
         self._lock = threading.Lock()
         self._proc: subprocess.Popen[bytes] | None = None
+        #: The worker started (not waited for) when the last one was killed, so that the rest of a
+        #: request need not wait for a new one; none before the first kill.
+        self._spare: subprocess.Popen[bytes] | None = None
         self._cache: OrderedDict[tuple[str, bytes], str] = OrderedDict()
         self._slow: dict[str, int] = {}  # pattern -> shortest value length that timed out
         #: Counters for tests and logs: worker starts, worker kills, matches sent to the worker.
         self.starts = self.kills = self.sent = 0
 
     # -- worker -----------------------------------------------------------------------------
-    def _start(self) -> subprocess.Popen[bytes]:
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        """A new worker process, not yet known to be ready (it writes ``ready`` first)."""
         frozen = getattr(sys, "frozen", False)  # a PyInstaller bundle: its executable is not Python
         argv = [sys.executable, WORKER_ARG] if frozen else [sys.executable, "-I", "-S", "-c", _worker_code()]
         proc = subprocess.Popen(
@@ -153,6 +175,23 @@ class PatternEngine:
             close_fds=True,
         )
         self.starts += 1
+        return proc
+
+    def _start(self, deadline: float | None = None) -> subprocess.Popen[bytes] | None:
+        """A ready worker: the spare one started after the last kill (waited for until
+        ``deadline``; not ready by then: ``None``, and it stays the spare), else a new one
+        (waited for up to :data:`START_TIMEOUT_S`). Raises ``RuntimeError`` if it fails."""
+        spare, self._spare = self._spare, None
+        if spare is not None and spare.poll() is None and deadline is not None:
+            if self._read_line(spare, max(0.0, deadline - time.monotonic())) == b"ready":
+                return spare
+            if spare.poll() is None and time.monotonic() >= deadline:
+                self._spare = spare  # still starting: the next request gets it
+                return None
+            self._kill(spare)
+        elif spare is not None:
+            self._kill(spare)
+        proc = self._spawn()
         if self._read_line(proc, START_TIMEOUT_S) != b"ready":
             self._kill(proc)
             raise RuntimeError("the pattern worker did not start")
@@ -160,20 +199,25 @@ class PatternEngine:
 
     @staticmethod
     def _read_line(proc: subprocess.Popen[bytes], timeout_s: float) -> bytes | None:
-        """One line from the worker within ``timeout_s``, or ``None`` (timeout or exit)."""
+        """One line from the worker within ``timeout_s``, or ``None`` (timeout or exit). What
+        came after the line (the next answers of a batch) is kept for the next call."""
         assert proc.stdout is not None
         fd = proc.stdout.fileno()
         deadline = time.monotonic() + timeout_s
-        data = b""
-        while not data.endswith(b"\n"):
+        data: bytes = getattr(proc, "_elicit_unread", b"")
+        while b"\n" not in data:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
+                proc._elicit_unread = data  # type: ignore[attr-defined]
                 return None
-            chunk = os.read(fd, 64)
+            chunk = os.read(fd, 4096)
             if not chunk:
+                proc._elicit_unread = data  # type: ignore[attr-defined]
                 return None
             data += chunk
-        return data.rstrip(b"\n")
+        line, _, rest = data.partition(b"\n")
+        proc._elicit_unread = rest  # type: ignore[attr-defined]
+        return line
 
     def _kill(self, proc: subprocess.Popen[bytes]) -> None:
         self.kills += 1
@@ -186,57 +230,117 @@ class PatternEngine:
     def close(self) -> None:
         """Stop the worker (a later check starts a new one)."""
         with self._lock:
-            if self._proc is not None:
-                self._kill(self._proc)
-                self._proc = None
+            for proc in (self._proc, self._spare):
+                if proc is not None:
+                    self._kill(proc)
+            self._proc = self._spare = None
 
     # -- matching ---------------------------------------------------------------------------
     def check(self, pattern: str, value: str) -> str:
         """Whether ``pattern`` (ECMA-262, ``u`` flag) finds a match anywhere in ``value``: a
         :class:`Verdict`. Waits at most :attr:`timeout_s` for a value not seen before (plus a
         one-time worker start); a pattern that cannot compile never matches."""
-        key = (pattern, hashlib.blake2b(value.encode("utf-8", "surrogatepass"), digest_size=16).digest())
-        with self._lock:
-            known = self._cache.get(key)
-            if known is not None:
-                self._cache.move_to_end(key)
-                return known
-            slow_at = self._slow.get(pattern)
-            if slow_at is not None and len(value) >= slow_at:
-                return Verdict.TOO_SLOW
-            verdict = self._ask(pattern, value)
-            if verdict is Verdict.TOO_SLOW:
-                self._slow[pattern] = min(len(value), slow_at if slow_at is not None else len(value))
-                if len(self._slow) > CACHE_ENTRIES:
-                    self._slow.pop(next(iter(self._slow)))
-            self._cache[key] = verdict
-            if len(self._cache) > CACHE_ENTRIES:
-                self._cache.popitem(last=False)
-            return verdict
+        return self.check_all([(pattern, value)], budget_s=2 * self.timeout_s)[0]  # one value: timeout_s
 
-    def _ask(self, pattern: str, value: str) -> str:
+    def check_all(self, pairs: list[tuple[str, str]], budget_s: float = REQUEST_BUDGET_S) -> list[str]:
+        """The :class:`Verdict` of each ``(pattern, value)`` of ``pairs`` (one request's), in
+        order: those not known are sent to the worker in one round trip; each is waited for at
+        most :attr:`timeout_s`, all together at most ``budget_s`` seconds (plus a one-time
+        worker start). A value not checked when the budget is spent is ``TOO_SLOW`` (not a
+        match), and remembered so (the module docstring)."""
+        with self._lock:
+            verdicts: list[str | None] = [None] * len(pairs)
+            keys = [self._key(pattern, value) for pattern, value in pairs]
+            todo = [i for i in range(len(pairs)) if not self._known(pairs[i], keys[i], verdicts, i)]
+            if not todo:  # all remembered: no worker needed
+                return [v if v is not None else Verdict.TOO_SLOW for v in verdicts]
+            started = time.monotonic()
+            if self._proc is None or self._proc.poll() is not None:  # a first start is not counted
+                self._proc = self._start_or_none(started + budget_s if self._spare is not None else None)
+            deadline = time.monotonic() + budget_s if self._proc is not None else started
+            while todo:
+                todo = [i for i in todo if not self._known(pairs[i], keys[i], verdicts, i)]
+                if not todo or time.monotonic() >= deadline:
+                    break
+                answered = self._ask_many([pairs[i] for i in todo], deadline)
+                if not answered:  # no worker ready in time
+                    break
+                for i, (verdict, slow) in zip(todo, answered, strict=False):
+                    self._remember(pairs[i], keys[i], verdict, slow)
+                    verdicts[i] = verdict
+                todo = todo[len(answered) :]
+            for i in todo:  # not checked within the budget: not a match (not remembered as slow)
+                if verdicts[i] is None:
+                    self._remember(pairs[i], keys[i], Verdict.TOO_SLOW, False)
+                    verdicts[i] = Verdict.TOO_SLOW
+            return [v if v is not None else Verdict.TOO_SLOW for v in verdicts]
+
+    @staticmethod
+    def _key(pattern: str, value: str) -> tuple[str, bytes]:
+        return pattern, hashlib.blake2b(value.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+    def _known(self, pair: tuple[str, str], key: tuple[str, bytes], verdicts: list[str | None], i: int) -> bool:
+        """Fill ``verdicts[i]`` from the cache or the slow lengths; whether it was known."""
+        known = self._cache.get(key)
+        if known is None:
+            slow_at = self._slow.get(pair[0])
+            known = Verdict.TOO_SLOW if slow_at is not None and len(pair[1]) >= slow_at else None
+        else:
+            self._cache.move_to_end(key)
+        verdicts[i] = known
+        return known is not None
+
+    def _remember(self, pair: tuple[str, str], key: tuple[str, bytes], verdict: str, slow: bool) -> None:
+        pattern, value = pair
+        if slow:  # it took the whole time of one value: longer values of the pattern are not tried
+            slow_at = self._slow.get(pattern)
+            self._slow[pattern] = min(len(value), slow_at if slow_at is not None else len(value))
+            if len(self._slow) > CACHE_ENTRIES:
+                self._slow.pop(next(iter(self._slow)))
+        self._cache[key] = verdict
+        if len(self._cache) > CACHE_ENTRIES:
+            self._cache.popitem(last=False)
+
+    def _start_or_none(self, deadline: float | None = None) -> subprocess.Popen[bytes] | None:
+        try:
+            return self._start(deadline)
+        except (OSError, RuntimeError):  # no worker, no unbounded match: the value is not accepted
+            log.exception("the pattern worker cannot start")
+            return None
+
+    def _ask_many(self, pairs: list[tuple[str, str]], deadline: float) -> list[tuple[str, bool]]:
+        """Send ``pairs`` in one line; (verdict, took the whole time of one value) for those
+        answered by ``deadline``, then for the first that was not (``TOO_SLOW``; the worker is
+        killed, and started again if time is left). May return fewer than ``pairs``."""
         if self._proc is None or self._proc.poll() is not None:
-            try:
-                self._proc = self._start()
-            except (OSError, RuntimeError):  # no worker, no unbounded match: the value is not accepted
-                log.exception("the pattern worker cannot start")
-                self._proc = None
-                return Verdict.TOO_SLOW
+            self._proc = self._start_or_none(deadline)
+            if self._proc is None:
+                return []
         proc = self._proc
         assert proc.stdin is not None
-        self.sent += 1
+        self.sent += len(pairs)
+        out: list[tuple[str, bool]] = []
         try:
-            proc.stdin.write(json.dumps([pattern, value]).encode() + b"\n")
+            proc.stdin.write(json.dumps([list(p) for p in pairs]).encode() + b"\n")
             proc.stdin.flush()
         except OSError:
-            answer = None
+            pass
         else:
-            answer = self._read_line(proc, self.timeout_s)
-        if answer in (b"1", b"0", b"!"):
-            return Verdict.MATCH if answer == b"1" else Verdict.NO_MATCH
+            while len(out) < len(pairs):
+                wait = min(self.timeout_s, deadline - time.monotonic())
+                answer = self._read_line(proc, max(0.0, wait))
+                if answer not in (b"1", b"0", b"!"):
+                    out.append((Verdict.TOO_SLOW, wait >= self.timeout_s))
+                    break
+                out.append((Verdict.MATCH if answer == b"1" else Verdict.NO_MATCH, False))
+            else:
+                return out
+        if not out:
+            out.append((Verdict.TOO_SLOW, False))
         self._kill(proc)  # too slow, or out of memory: its memory goes with it
         self._proc = None
-        return Verdict.TOO_SLOW
+        self._spare = self._spare or self._spawn()  # starting while the rest waits
+        return out
 
 
 #: The process-wide engine.
@@ -246,6 +350,11 @@ engine = PatternEngine()
 def check(pattern: str, value: str) -> str:
     """:meth:`PatternEngine.check` on the process-wide :data:`engine`."""
     return engine.check(pattern, value)
+
+
+def check_all(pairs: list[tuple[str, str]], budget_s: float = REQUEST_BUDGET_S) -> list[str]:
+    """:meth:`PatternEngine.check_all` on the process-wide :data:`engine`."""
+    return engine.check_all(pairs, budget_s)
 
 
 def matches(pattern: str, value: str) -> bool:

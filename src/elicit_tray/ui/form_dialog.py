@@ -9,11 +9,13 @@ Alt+D declines; every control has an accessible name (its title) and description
 
 from __future__ import annotations
 
+import time
 import weakref
+from collections import deque
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QFormLayout, QWidget
+from PySide6.QtWidgets import QFormLayout, QVBoxLayout, QWidget
 
 from ..request import Accepted, FormRequest
 from ..schema import FieldSpec, FormSpec, build_content, looks_secret, validate_content
@@ -27,14 +29,17 @@ from .sizing import box_content, laid_out
 from .style import error_css
 from .widgets import assign_mnemonics, mnemonic_letter
 
-__all__ = ["FormDialog", "FIRST_ROWS", "LATER_ROWS"]
+__all__ = ["FormDialog", "FIRST_ROWS", "LATER_ROWS", "SLICE_S"]
 
 #: Titles longer than this (characters) put every label above its field.
 LONG_TITLE = 28
-#: Rows built before the dialog is first shown (more than a screen holds).
-FIRST_ROWS = 30
-#: Rows built per event-loop turn after that.
+#: Rows built before the dialog is first shown (a screenful of most forms; the next chunk comes
+#: right after the first paint, so the first turn stays short).
+FIRST_ROWS = 16
+#: Most rows built per event-loop turn after that.
 LATER_ROWS = 40
+#: Longest time (seconds) spent building rows in one event-loop turn after the first paint.
+SLICE_S = 0.008
 
 
 class FormDialog(ElicitationDialog):
@@ -84,17 +89,22 @@ class FormDialog(ElicitationDialog):
             legend = plain_label(translate("FormDialog", "Fields marked * are required."), selectable=False)
             legend.setObjectName("required-legend")
             self.body.addWidget(legend)
+        # The rows go into chunks, each its own QFormLayout stacked in ``form_box``: a chunk added
+        # after the first paint is laid out on its own, not the whole form again (the cost of a
+        # big form grows with its rows, not their square). Label columns are kept equal.
         form_box = QWidget()
-        form = QFormLayout(form_box)
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self._stack = QVBoxLayout(form_box)
+        self._stack.setContentsMargins(0, 0, 0, 0)
         # Short titles: a label column, labels on one line. Any long title: every label above its
         # field, wrapped at the full width (a long title in a narrow column would be cut off).
         self._long_titles = any(len(f.title) > LONG_TITLE for f in self.spec.fields)
-        form.setRowWrapPolicy(
-            QFormLayout.RowWrapPolicy.WrapAllRows if self._long_titles else QFormLayout.RowWrapPolicy.DontWrapRows
-        )
-        form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        form.setContentsMargins(0, 0, 0, 0)
+        self._anchors: list[QWidget] = []  # the first label of each chunk: it holds the column's width
+        self._label_width = 0
+        first = QWidget()
+        form = self._chunk(first)
+        self._stack.addWidget(first)
+        spacing = form.verticalSpacing()
+        self._stack.setSpacing(spacing if spacing >= 0 else 6)  # between chunks as between rows
         taken = "d" + "".join(
             mnemonic_letter(b.text())
             for b in (self.decline_button, self.cancel_button, self.close_button, self.accept_button)
@@ -102,24 +112,49 @@ class FormDialog(ElicitationDialog):
         mnemonics = assign_mnemonics([f.title for f in self.spec.fields], reserved=taken)
         # The rows a screen can show are built now; the rest right after the first paint, in
         # batches, long before Accept is armed (a 200-field form paints in half the time).
-        self._form = form
-        self._later = list(zip(self.spec.fields, mnemonics, strict=True))
+        self._later = deque(zip(self.spec.fields, mnemonics, strict=True))
         self._building = False
         # Accept arms only when every row exists; asked through a weak reference, so that the
         # arming (which the dialog holds) holds nothing of the dialog back.
         rows_built = weakref.WeakMethod(self._every_row_built)
         self.arming.ready = lambda: (check := rows_built()) is not None and check()
-        self._build_rows(FIRST_ROWS)
+        self._build_rows(form, FIRST_ROWS)
         if not self.spec.fields:
             form_box.hide()
         self.body.addWidget(form_box)
         self._set_tab_order()
         self._validate()
 
-    def _build_rows(self, count: int) -> None:
-        for spec, label_text in self._later[:count]:
-            self.rows[spec.name] = self._add_row(self._form, spec, self.widgets, label_text)
-        del self._later[:count]
+    def _chunk(self, box: QWidget) -> QFormLayout:
+        """A new chunk of rows: ``box`` with its form layout, stacked last in the form."""
+        form = QFormLayout(box)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setRowWrapPolicy(
+            QFormLayout.RowWrapPolicy.WrapAllRows if self._long_titles else QFormLayout.RowWrapPolicy.DontWrapRows
+        )
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        form.setContentsMargins(0, 0, 0, 0)
+        return form
+
+    def _build_rows(self, form: QFormLayout, count: int, until: float | None = None) -> None:
+        """Up to ``count`` more rows into ``form``, stopping at ``until`` (perf_counter s)."""
+        built = 0
+        while self._later and built < count and (until is None or time.perf_counter() < until):
+            spec, label_text = self._later.popleft()
+            self.rows[spec.name] = self._add_row(form, spec, self.widgets, label_text)
+            built += 1
+        if self._long_titles or form.rowCount() == 0:
+            return
+        # One label column width for all chunks: the widest label's, held by each chunk's first.
+        labels = [w for r in range(form.rowCount()) if (w := _label_of(form, r)) is not None]
+        if not labels:
+            return
+        if labels[0] not in self._anchors:
+            self._anchors.append(labels[0])
+        self._label_width = max(self._label_width, *(max(w.minimumWidth(), w.sizeHint().width()) for w in labels))
+        for label in self._anchors:
+            if label.minimumWidth() < self._label_width:
+                label.setMinimumWidth(self._label_width)
 
     def _every_row_built(self) -> bool:
         return not self._later
@@ -129,7 +164,10 @@ class FormDialog(ElicitationDialog):
         if self.expired or self.outcome is not None:  # no longer waiting: nothing more to build
             self._later.clear()
             return
-        self._build_rows(LATER_ROWS)
+        box = QWidget()
+        self._build_rows(self._chunk(box), LATER_ROWS, time.perf_counter() + SLICE_S)
+        self._stack.addWidget(box)  # laid out on its own: the chunks above keep their geometry
+        box.show()  # now, not on a later turn: once the last chunk is in, every row is on screen
         if self._later:
             QTimer.singleShot(0, self, self._build_later)
             return
@@ -283,3 +321,9 @@ class FormDialog(ElicitationDialog):
     def on_armed(self) -> None:
         if not self.rows:  # a plain confirmation: Accept is the field
             self.accept_button.setFocus(Qt.FocusReason.OtherFocusReason)
+
+
+def _label_of(form: QFormLayout, row: int) -> QWidget | None:
+    """The widget in the label column of ``form``'s ``row``, or ``None`` (a spanning row)."""
+    item = form.itemAt(row, QFormLayout.ItemRole.LabelRole)
+    return item.widget() if item is not None else None

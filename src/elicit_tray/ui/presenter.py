@@ -136,6 +136,8 @@ class Presenter(QObject):
         #: destroyed (it closes by itself), so that it is freed then, not at the next expiry.
         self._expired: list[ElicitationDialog] = []
         self._promoting = False
+        #: A coalesced :meth:`_refresh` is scheduled for the next event-loop turn.
+        self._refresh_due = False
         self.timeout_s = timeout_s
         self.opener = opener
         self.arm_delay_ms = arm_delay_ms
@@ -268,7 +270,20 @@ class Presenter(QObject):
         return [(key, entry.summary()) for key, entry in self.waiting.items()]
 
     def _refresh(self) -> None:
-        """Show waiting requests while there is room, then tell the tray and the newest dialog."""
+        """Show waiting requests while there is room, then tell the tray and the newest dialog:
+        once, on the next event-loop turn, however many requests came or ended in this one (a
+        burst of 50 cancels brings up the dialogs that are due once, not one per cancel)."""
+        if self._refresh_due:
+            return
+        self._refresh_due = True
+        try:
+            asyncio.get_running_loop().call_soon(self._refresh_now)
+        except RuntimeError:  # no asyncio loop runs (a plain Qt caller): the Qt loop's next turn
+            QTimer.singleShot(0, self, self._refresh_now)
+
+    def _refresh_now(self) -> None:
+        """:meth:`_refresh`, done now."""
+        self._refresh_due = False
         self._promote()
         self._update_count()
         self.pending_changed.emit()
@@ -311,7 +326,7 @@ class Presenter(QObject):
                     future.set_result(outcome)
                 if self.dialogs.get(request.key) is dialog:  # room for the next one, right after
                     del self.dialogs[request.key]
-                    future.get_loop().call_soon(self._refresh)
+                    self._refresh()
 
             dialog.answered.connect(answered)
             # The next form's frame is built once this request ends, off the way of its window.
