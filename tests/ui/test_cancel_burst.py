@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from elicit_tray.request import Declined
+from elicit_tray.request import Declined, Peer
 from elicit_tray.ui.presenter import MAX_SHOWN_DIALOGS
 from tests import rpc
 from tests.fakes import FakeChannel
@@ -24,7 +24,8 @@ def _burst(tray: Tray, total: int, kept: list[int]) -> tuple[list[FakeChannel], 
     turn); the connections, and the messages of the dialogs built from the burst on. The queue
     moved once for the whole burst: the tray heard of it once (one menu rebuild, not one per
     cancel)."""
-    channels = [tray.connect() for _ in range(0, total, PER_CONNECTION)]
+    # Each connection from a process of its own: one process may hold only a share of the total.
+    channels = [tray.connect(Peer(pid=1000 + c, uid=1000)) for c in range(0, total, PER_CONNECTION)]
     for n in range(total):
         tray.send(channels[n // PER_CONNECTION], rpc.create(n, ask(n)))
     tray.settle()
