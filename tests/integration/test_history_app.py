@@ -317,7 +317,7 @@ def test_the_history_after_the_headless_demo_lists_its_decisions(module_scratch)
             "accept",
             [
                 {"name": "rating", "title": "Rating (1-5)", "secret": False, "value": 5},
-                {"name": "comment", "title": "Comment", "secret": False, "value": "Clear & quick."},
+                {"name": "comment", "title": "Comment", "secret": False},  # typed text: kept only with --history-text
             ],
             None,
         ),

@@ -3,7 +3,8 @@ leftover process holds (docs/wrap-design.md §2.6 "Ending"): real processes, fou
 by a marker in their argv (``sleep 9000.<random>``, a duration no other process uses).
 
 Each test reads the server's ``ready`` line first and waits (bounded poll) until every marked
-process runs, so the processes whose end is checked did exist.
+process runs, so the processes whose end is checked did exist; a server that then exits is told
+to go on (``read go``) only after that.
 """
 
 from __future__ import annotations
@@ -78,6 +79,10 @@ def start(scratch: Path, script: str, marker: str, count: int) -> tuple[subproce
         assert proc.stdout is not None
         assert proc.stdout.readline() == b"ready\n"
         wait_for(lambda: len(marked(marker)) >= count, f"{count} marked processes")
+        if "read go" in script:  # the server goes on (to its exit) only once they were seen
+            assert proc.stdin is not None
+            proc.stdin.write(b"go\n")
+            proc.stdin.flush()
     except BaseException:
         finish(proc, timer)
         raise
@@ -101,12 +106,13 @@ def finish(proc: subprocess.Popen[bytes], timer: threading.Timer) -> tuple[int, 
 
 
 LEFT_BEHIND = [
-    # (script, marked processes, exit status)
-    ("sleep $M & echo ready; exit 5", 1, 5),  # holds wrap's pipe: the server's stdout
-    ("sleep $M & sleep $M & echo ready; echo last line; exit 0", 2, 0),
-    ("setsid sleep $M & echo ready; exit 6", 1, 6),  # another session, holding stdout too
-    ("setsid sleep $M >/dev/null 2>&1 & echo ready; exit 7", 1, 7),  # another session, no pipe
-    ("sleep $M >/dev/null & (setsid sh -c 'sleep $M' &) ; echo ready; exit 8", 2, 8),  # double fork
+    # (script, marked processes, exit status); each server exits once the test saw its leftovers
+    # (``read go``: a server that exits at once could be cleaned up before they were seen)
+    ("sleep $M & echo ready; read go; exit 5", 1, 5),  # holds wrap's pipe: the server's stdout
+    ("sleep $M & sleep $M & echo ready; read go; echo last line; exit 0", 2, 0),
+    ("setsid sleep $M & echo ready; read go; exit 6", 1, 6),  # another session, holding stdout too
+    ("setsid sleep $M >/dev/null 2>&1 & echo ready; read go; exit 7", 1, 7),  # another session, no pipe
+    ("sleep $M >/dev/null & (setsid sh -c 'sleep $M' &) ; echo ready; read go; exit 8", 2, 8),  # double fork
 ]
 
 
