@@ -79,3 +79,20 @@ if [ "$(id -u)" = 0 ] && command -v sway >/dev/null 2>&1 && [ -x /usr/bin/python
   fi
   .venv-wayland/bin/python -m pip install -q --disable-pip-version-check -e .
 fi
+
+# Software nobody here wrote, for tests/integration/test_conformance.py, test_wrap_e2e_ts.py and
+# the TypeScript recipe test: the MCP conformance suite (0.1.16 and 0.2.0-alpha.12), the TypeScript
+# SDK v2 and a Node 22 binary (the conformance suite needs it), pinned in tests/node/package-lock.json
+# and installed from the npm registry with `npm ci`. Skipped when node_modules already matches the
+# lock file: after `npm ci` a copy of the lock is kept as node_modules/.installed-lock.json, and
+# while the two are equal nothing is done (a second run takes no time). Without npm the tests that
+# need these packages fail and say so.
+node_dir=tests/node
+if command -v npm >/dev/null 2>&1; then
+  if ! cmp -s "$node_dir/package-lock.json" "$node_dir/node_modules/.installed-lock.json" 2>/dev/null; then
+    echo "setup: installing the pinned npm packages into $node_dir/node_modules"
+    (cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.installed-lock.json)
+  fi
+else
+  echo "setup: npm is missing; the conformance and TypeScript tests need it (Node 20 with npm)"
+fi
