@@ -10,6 +10,8 @@
 //   connect_rounds  a URL elicitation that is not done yet: an accepted round is answered with
 //                   another input_required holding the same URL elicitation until the file named
 //                   by ELICIT_TEST_DONE_FLAG exists (the out-of-band step is finished)
+//   too_long        a form whose message is over the tray's limit (10,000 characters): the tray
+//                   refuses it with -32602, which must reach the server as an error
 import { existsSync } from "node:fs";
 import { McpServer, inputRequired, inputResponse } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
@@ -68,6 +70,12 @@ function build() {
     const done = answered(inputResponse(ctx.mcpReq.inputResponses, "form"));
     if (done !== undefined) return text(done);
     return inputRequired({ inputRequests: { form: inputRequired.elicit(EVERY_FIELD) } });
+  });
+  server.registerTool("too_long", { description: "A message over the tray's limit" }, async (ctx) => {
+    const done = answered(inputResponse(ctx.mcpReq.inputResponses, "form"));
+    if (done !== undefined) return text(done);
+    const params = { message: "x".repeat(10001), requestedSchema: { type: "object", properties: {} } };
+    return inputRequired({ inputRequests: { form: inputRequired.elicit(params) } });
   });
   server.registerTool("connect", { description: "One URL elicitation" }, async (ctx) => {
     const done = answered(inputResponse(ctx.mcpReq.inputResponses, "connect"));
