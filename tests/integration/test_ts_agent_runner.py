@@ -78,3 +78,11 @@ def test_a_socket_that_is_not_the_users_own_is_an_error_never_a_decision(scratch
     expected = f"tool error: Fulfilling input required by 'tools/call' failed: {said}"
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [expected if era == "legacy" else f"error -32603 {said}"]
+
+
+def test_the_readme_shows_the_runners_own_lines():
+    """The README's ``ts`` block is a piece of ``runner.ts`` as committed (indented by 2 there)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```ts\n", 1)[1].split("```", 1)[0]
+    indented = "".join(f"  {line}" if line.strip() else line for line in block.splitlines(keepends=True))
+    assert indented in RUNNER.read_text(encoding="utf-8")
