@@ -21,7 +21,7 @@ import pytest
 from mcp import Client, MCPError, StdioServerParameters, types
 
 from elicit_tray.wrap.required import FINISHED_MESSAGE
-from tests.integration.test_wrap_e2e import assert_host_never_saw_proxy_traffic, wire
+from tests.integration.test_wrap_e2e import FakeTray, assert_host_never_saw_proxy_traffic, wire
 from tests.integration.tray_process import TrayProcess
 
 pytestmark = pytest.mark.anyio
@@ -220,4 +220,33 @@ async def test_a_host_that_declared_url_mode_gets_the_error_unchanged(scratch):
             }
         ]
     }
+    assert retries(log, "connect") == 0
+
+
+async def test_host_cancel_while_waiting_withdraws_the_dialog_and_nothing_reaches_the_host(scratch):
+    log = scratch / "wire.log"
+    answers = {"url": {"action": "accept"}, "form": "hang"}  # the user leaves the finished dialog open
+    async with FakeTray(scratch / "t" / "socket", lambda params: answers[params.get("mode", "form")]) as tray:
+        with anyio.fail_after(SESSION_TIMEOUT_S):
+            async with Client(wrapped(tray.path, log), mode="legacy") as client:
+                async with anyio.create_task_group() as tg:
+                    scopes: list[anyio.CancelScope] = []
+
+                    async def call() -> None:
+                        with anyio.CancelScope() as scope:
+                            scopes.append(scope)
+                            await client.call_tool("connect", {})
+
+                    tg.start_soon(call)
+                    while len(tray.requests) < 2:  # the finished dialog is up
+                        await anyio.sleep(0.02)  # bounded by fail_after
+                    scopes[0].cancel()
+                await tray.got_cancel.wait()  # the proxy withdrew the finished dialog
+                assert (await client.call_tool("finish_login", {})).content[0].text == "completed"
+    assert [r.get("mode") for r in tray.requests] == ["url", "form"]
+    assert tray.cancelled[0] == "eof" or tray.cancelled[0]["method"] == "notifications/cancelled"
+    sent = wire(log)
+    host_id = next(m["id"] for d, m in sent if d == "to-server" and m.get("method") == "tools/call")
+    assert [m for d, m in sent if d == "to-host" and m.get("id") == host_id] == []
+    assert not [m for d, m in sent if d == "to-host" and m.get("method") == "notifications/elicitation/complete"]
     assert retries(log, "connect") == 0
