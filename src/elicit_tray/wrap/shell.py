@@ -189,14 +189,17 @@ class _Shell:
             return
         from ..client import TrayError, open_connection
         from ..paths import default_socket_path
+        from ..requester.errors import unreachable_message, why_unreachable
 
+        path = default_socket_path(self.socket_path)
         try:
-            _reader, writer = await open_connection(default_socket_path(self.socket_path))
+            _reader, writer = await open_connection(path)
             writer.close()
             up = True
         except (OSError, TrayError) as exc:
             up = False
-            _note(f"the tray app is not reachable, so elicitation is not declared for the host: {exc}")
+            said = exc.message if isinstance(exc, TrayError) else unreachable_message(path, why_unreachable(exc))
+            _note(f"elicitation is not declared for the host: {said}")
         self.core.tray_up = up
         self.probed_at = time.monotonic()
 
