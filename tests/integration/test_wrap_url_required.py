@@ -80,9 +80,9 @@ def ok(host_id: Any, text: str) -> dict[str, Any]:
     }
 
 
-async def run(tray: TrayProcess, log: Path, tool: str) -> tuple[str | None, MCPError | None]:
+async def run(tray: TrayProcess, log: Path, tool: str, mode: str = "legacy") -> tuple[str | None, MCPError | None]:
     with anyio.fail_after(SESSION_TIMEOUT_S):
-        async with Client(wrapped(tray.sock, log), mode="legacy") as client:
+        async with Client(wrapped(tray.sock, log), mode=mode) as client:
             try:
                 result = await client.call_tool(tool, {})
             except MCPError as exc:
@@ -90,16 +90,24 @@ async def run(tray: TrayProcess, log: Path, tool: str) -> tuple[str | None, MCPE
     return " ".join(getattr(c, "text", "") for c in result.content), None
 
 
-async def test_accept_then_i_have_finished_retries_and_the_host_gets_the_retrys_answer(scratch):
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_accept_then_i_have_finished_retries_and_the_host_gets_the_retrys_answer(scratch, mode):
     log = scratch / "wire.log"
     tray = TrayProcess(scratch / "t" / "socket", [LOGIN, FINISHED], workdir=scratch).start()
     try:
-        text, error = await run(tray, log, "connect")
+        text, error = await run(tray, log, "connect", mode)
     finally:
         assert tray.stop() == 0
     assert (text, error) == ("connected after 2 calls", None)
     answer = answer_of(log, "connect")
-    assert answer == ok(answer["id"], "connected after 2 calls")
+    expected = ok(answer["id"], "connected after 2 calls")
+    if mode != "legacy":  # 2026-07-28 results say what they are and who answered
+        expected["result"] = {
+            **expected["result"],
+            "resultType": "complete",
+            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "url-required", "version": "1.0"}},
+        }
+    assert answer == expected
     assert retries(log, "connect") == 1
     assert_host_never_saw_proxy_traffic(log)
 

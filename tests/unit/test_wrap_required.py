@@ -10,7 +10,7 @@ import json
 
 from elicit_tray.wrap.core import AskTray, CancelTray, CompleteTray, ForgetTray, ToHost, ToServer, TrayAnswer
 from elicit_tray.wrap.required import FINISHED_MESSAGE
-from tests.unit.test_wrap_core import WHO, core, legacy
+from tests.unit.test_wrap_core import WHO, core, enveloped, legacy
 
 REQUESTER = {"serverName": "demo", "serverTitle": "Demo", "serverVersion": "1.2", "clientName": WHO}
 CALL = b'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"connect","arguments":{"a":1e2}}}\n'
@@ -226,3 +226,22 @@ def test_other_answers_to_a_watched_request_pass_byte_for_byte():
     out = c.feed_server(line)
     assert out == [ToHost(line)] and out[0].data is line
     assert json.loads(line) and c.required.flows == {}
+
+
+def test_2026_a_first_answer_of_32042_is_finished_the_same_way_with_the_request_as_forwarded():
+    c = core()
+    host = enveloped("tools/call", "{}", extra='"name":"connect",')
+    forwarded = c.feed_host(host)[0].data
+    requester = {"clientName": WHO}
+    item = {"mode": "url", "message": "Log in", "url": "https://a.example/x", "elicitationId": "e2"}
+    assert c.feed_server(required(request_id="1")) == [
+        AskTray(1, {**item, "_meta": {"elicit-tray/requester": requester}})
+    ]
+    assert [type(a) for a in c.tray_done(1, ACCEPT)] == [AskTray]  # no notices in this era: the user says when
+    [sent] = c.tray_done(2, ACCEPT)
+    assert isinstance(sent, ToServer)
+    assert json.loads(sent.data) == dict(json.loads(forwarded), id="P-3")
+    assert c.feed_server(b'{"jsonrpc":"2.0","id":"P-3","result":{"content":[]}}\n') == [
+        ForgetTray("e2"),
+        ToHost(b'{"jsonrpc":"2.0","id":1,"result":{"content":[]}}\n'),
+    ]

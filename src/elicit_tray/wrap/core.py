@@ -58,7 +58,7 @@ from .actions import (
 from .capability import CLIENT_CAPS_KEY, FIRST_ELICITATION_VERSION, POLICIES, URL_VERSION, declare, owned_modes
 from .lines import encode, ending, error_line, id_key, parse_object, with_id
 from .rawjson import UNREADABLE, Line, RawObject
-from .required import REQUIRED_METHODS, RequiredFlows
+from .required import REQUIRED_METHODS, URL_REQUIRED, RequiredFlows
 
 __all__ = [
     "WrapCore",
@@ -117,6 +117,16 @@ def _mode(msg: RawObject, *path: str) -> str | None:
         return None
     mode = msg.get(*path, "mode", default="form")
     return mode if isinstance(mode, str) else None
+
+
+def _request_line(watch: _Watch) -> bytes | None:
+    """The watched request as forwarded (re-encoded), for a §2.8 retry; None if it cannot be."""
+    params = encode(watch.params)
+    method = encode(watch.method)
+    if params is None or method is None:
+        return None
+    head = b'{"jsonrpc":"2.0","id":' + watch.raw_id.encode("utf-8", "surrogatepass")
+    return head + b',"method":' + method + b',"params":' + params + b"}\n"
 
 
 @dataclass
@@ -460,6 +470,12 @@ class WrapCore:
                         owned_keys[name] = params
         if owned_keys and parse_object(line) is None:  # acted on: the whole line must be valid
             owned_keys = {}
+        if not owned_keys and not retry and "url" in watch.owned and msg.get("error", "code") == URL_REQUIRED:
+            again = _request_line(watch)  # §2.8 in the 2026 era: the first answer is a -32042
+            if again is not None:
+                del self._watch[host_key]
+                self.required.watch(host_key, watch.raw_id, again)
+                return self.required.response(line, host_key, msg.get("error"))
         if not owned_keys:  # final, or nothing the proxy owns: to the host under its own id
             del self._watch[host_key]
             if not retry:
