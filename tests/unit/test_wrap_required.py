@@ -139,7 +139,7 @@ def test_a_tray_error_goes_to_the_host_and_closes_the_other_dialogs():
         CancelTray(2),
         ToHost(b'{"jsonrpc":"2.0","id":4,"error":{"code":-32603,"message":"elicit-tray: tray app unreachable"}}\n'),
     ]
-    assert c.tray_done(2, ACCEPT) == []
+    assert c.tray_done(2, ACCEPT) == [ForgetTray("e3")]  # an accept on its way: its held connection goes
 
 
 def test_a_host_that_declared_url_mode_gets_the_error_unchanged():
@@ -190,8 +190,15 @@ def cancel(request_id: str) -> bytes:
 def test_host_cancel_during_consent_closes_the_dialog_and_nothing_goes_anywhere():
     c = started()
     assert c.feed_host(cancel("4")) == [CancelTray(1)]
-    assert c.tray_done(1, ACCEPT) == []
+    assert c.tray_done(1, TrayAnswer(result={"action": "decline"})) == []
     assert c.feed_server(complete()) == []
+
+
+def test_an_accept_that_crossed_the_hosts_cancel_lets_its_held_connection_go():
+    c = started()
+    assert c.feed_host(cancel("4")) == [CancelTray(1)]
+    assert c.tray_done(1, ACCEPT) == [ForgetTray("e2")]
+    assert c.tray_done(1, ACCEPT) == []
 
 
 def test_host_cancel_while_waiting_closes_the_dialog_and_the_held_connection():

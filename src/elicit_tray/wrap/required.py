@@ -110,6 +110,7 @@ class RequiredFlows:
         self._dead: set[str] = set()  # retry id keys whose late answers are dropped
         self._tickets: dict[int, str] = {}  # tray ticket -> host id key
         self._ids: dict[str, str] = {}  # elicitationId -> host id key (while its flow lives)
+        self._late: dict[int, str] = {}  # consent tickets withdrawn by a flow's end -> elicitationId
         self._ended: dict[str, None] = {}  # elicitationIds of ended flows, oldest first: their notices are dropped
 
     def watching(self) -> bool:
@@ -127,8 +128,8 @@ class RequiredFlows:
         return key in self._retries or key in self._dead or (key in self.flows and self.flows[key].state == "sent")
 
     def owns_ticket(self, ticket: int) -> bool:
-        """Whether ``ticket`` is a flow's tray request."""
-        return ticket in self._tickets
+        """Whether ``ticket`` is a flow's tray request (or was, until its flow ended)."""
+        return ticket in self._tickets or ticket in self._late
 
     # -- the server's answers -----------------------------------------------------------------
 
@@ -208,6 +209,9 @@ class RequiredFlows:
         for ticket in [*flow.consent, *([flow.finish_ticket] if flow.finish_ticket is not None else [])]:
             self._tickets.pop(ticket, None)
             actions.append(CancelTray(ticket))
+            eid = flow.consent[ticket].get("elicitationId") if ticket in flow.consent else None
+            if isinstance(eid, str):  # its answer may be on its way: an accept holds a connection
+                self._late[ticket] = eid
         flow.consent.clear()
         for eid in flow.expected:
             self._ids.pop(eid, None)
@@ -245,6 +249,9 @@ class RequiredFlows:
 
     def tray_done(self, ticket: int, answer: TrayAnswer) -> list[Action]:
         """The tray's answer for a flow's ``ticket`` (:meth:`owns_ticket`)."""
+        late = self._late.pop(ticket, None)
+        if late is not None:  # answered after its flow ended: let an accept's held connection go
+            return [ForgetTray(late)] if answer.result is not None and answer.result.get("action") == "accept" else []
         host_key = self._tickets.pop(ticket, None)
         flow = self.flows.get(host_key) if host_key is not None else None
         if flow is None or host_key is None:
