@@ -48,7 +48,8 @@ FINISHED_MESSAGE = (
     "When you have finished on the web page opened in your browser, choose Accept: the request is "
     "then sent to the server again. Decline or Cancel stops it."
 )
-#: Most elicitationIds of ended flows remembered, so that their late notices never reach the host.
+#: Most elicitationIds of ended flows remembered, so that their late notices never reach the host
+#: (and most withdrawn consent tickets, whose accept may cross the withdrawal).
 MAX_ENDED_IDS = 1024
 _REFUSED = {
     "decline": "elicit-tray: the user declined to open the web page the server asked for; the request was not retried",
@@ -216,8 +217,9 @@ class RequiredFlows:
         for eid in flow.expected:
             self._ids.pop(eid, None)
             self._ended[eid] = None
-        while len(self._ended) > MAX_ENDED_IDS:
-            del self._ended[next(iter(self._ended))]
+        for table in (self._ended, self._late):  # most withdrawn tickets never answer: bounded
+            while len(table) > MAX_ENDED_IDS:
+                del table[next(iter(table))]
         actions.extend(ForgetTray(eid) for eid in sorted(flow.held))
         if flow.retry_key is not None:
             self._retries.pop(flow.retry_key, None)
