@@ -217,9 +217,10 @@ class RequiredFlows:
         for eid in flow.expected:
             self._ids.pop(eid, None)
             self._ended[eid] = None
-        for table in (self._ended, self._late):  # most withdrawn tickets never answer: bounded
-            while len(table) > MAX_ENDED_IDS:
-                del table[next(iter(table))]
+        while len(self._ended) > MAX_ENDED_IDS:
+            del self._ended[next(iter(self._ended))]
+        while len(self._late) > MAX_ENDED_IDS:  # most withdrawn tickets never answer: bounded
+            del self._late[next(iter(self._late))]
         actions.extend(ForgetTray(eid) for eid in sorted(flow.held))
         if flow.retry_key is not None:
             self._retries.pop(flow.retry_key, None)
