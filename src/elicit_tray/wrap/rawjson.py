@@ -45,11 +45,11 @@ SMALL_VALUE_BYTES = 64 * 1024
 def _patterns(possessive: bool) -> tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes]]:
     """The string, flat-container and flat-run patterns. ``possessive``: with possessive
     quantifiers (no backtracking at all); else the same languages without them, each written so
-    that only one alternative can start at a byte (a flat run is taken byte by byte), so a failed
-    match still backtracks in linear time."""
+    that only one alternative can start at a byte and a flat run is always taken whole (a
+    lookahead refuses to split it), so a failed match still backtracks in linear time."""
     plus = b"+" if possessive else b""
     string = rb'"[^"\\]*' + plus + rb'(?:\\.[^"\\]*' + plus + rb")*" + plus + rb'"'
-    flat = rb'[^"\[\]{}]++' if possessive else rb'[^"\[\]{}]'
+    flat = rb'[^"\[\]{}]++' if possessive else rb'[^"\[\]{}]+(?![^"\[\]{}])'
 
     def nested(depth: int) -> bytes:
         """An atom: a string, flat bytes, or a container up to ``depth`` deep."""
