@@ -49,7 +49,7 @@ def on_screen(widget: QWidget) -> QRect:
     return rect.translated(0, shift)
 
 
-def _inside_control(widget: QWidget) -> bool:
+def inside_control(widget: QWidget) -> bool:
     """A part of a compound control (a spin box's or combo box's line edit, a line edit's
     clear button, a scroll bar), not a control of its own."""
     parent = widget.parentWidget()
@@ -64,7 +64,7 @@ def _is_stop(widget: QWidget, window: QWidget) -> bool:
     if not widget.isVisibleTo(window) or not widget.isEnabled() or widget.focusProxy() is not None:
         return False
     if isinstance(widget, CONTROLS):
-        return widget.focusPolicy() != Qt.FocusPolicy.NoFocus and not _inside_control(widget)
+        return widget.focusPolicy() != Qt.FocusPolicy.NoFocus and not inside_control(widget)
     if isinstance(widget, QScrollArea):
         # A box of text that overflows and holds no control: only the box itself scrolls it.
         content = widget.widget()

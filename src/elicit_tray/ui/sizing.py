@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import weakref
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QBoxLayout, QFrame, QLayout, QScrollArea, QStyle, QWidget
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtWidgets import QBoxLayout, QFormLayout, QFrame, QLayout, QScrollArea, QStyle, QWidget
 
-__all__ = ["PREFERRED_WIDTH", "Sizing", "box_content", "capped_box", "content_height", "laid_out"]
+__all__ = ["PREFERRED_WIDTH", "FormLayout", "Sizing", "box_content", "capped_box", "content_height", "laid_out"]
 
 #: Width of a dialog in pixels before the user resizes it (text wraps within it).
 PREFERRED_WIDTH = 540
@@ -58,6 +58,29 @@ def content_height(content: QWidget, width: int) -> int:
         else content.heightForWidth(width)
     )
     return max(needed, content.minimumSizeHint().height())
+
+
+class FormLayout(QFormLayout):
+    """A ``QFormLayout`` whose rows always get at least the height they need at the width
+    they get (wrapped labels: height for width), so no control is squeezed below its size.
+
+    Qt keeps one table of row heights from its height-for-width measurements, and measuring
+    at the layout's size-hint width (every size-hint query does) refills that table while Qt
+    still notes it as holding the rows for the last other width measured. Laid out at that other
+    width next, the layout used heights meant for the narrower one: a row that had grown (an
+    error under a radio group) was squeezed and its options overlapped, while a row whose
+    description wraps more at the narrower width got room it did not need. So each layout first
+    measures at a third width, then at its own: the table then holds the rows for its width.
+    Qt caches each widget's height for its last few widths, so this costs little.
+    """
+
+    def setGeometry(self, rect: QRect) -> None:  # noqa: N802 (Qt naming)
+        if self.hasHeightForWidth():
+            width = rect.width()
+            other = width + 1 if width + 1 != self.sizeHint().width() else width + 2  # not the hint's width
+            super().heightForWidth(other)
+            super().heightForWidth(width)
+        super().setGeometry(rect)
 
 
 class Sizing:
