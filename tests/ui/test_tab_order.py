@@ -85,6 +85,19 @@ def test_tab_and_shift_tab_reach_every_control_of_every_kind_in_reading_order(ai
     tray.disconnect(channel)
 
 
+def test_tab_follows_the_reading_order_of_a_right_to_left_window(aio):
+    QApplication.setLayoutDirection(Qt.LayoutDirection.RightToLeft)
+    try:
+        tray, channel, dialog = _ask(aio, EVERY_KIND, REQUIRED)
+        assert dialog.isRightToLeft()
+        first = dialog.rows["text"].adapter.focus_target
+        names = check_cycle(dialog, first)  # each line read from right to left
+        assert names[3:5] == ["Day", "Clear Day"] and names[-2:] == ["decline", "cancel"]
+        tray.disconnect(channel)
+    finally:
+        QApplication.setLayoutDirection(Qt.LayoutDirection.LeftToRight)
+
+
 def test_arrows_reach_every_option_of_each_radio_group_in_reading_order(aio):
     tray, channel, dialog = _ask(aio, EVERY_KIND, REQUIRED)
     groups = radio_groups(dialog)
