@@ -300,6 +300,20 @@ class ElicitationDialog(QDialog):
         self.commit_button = button
         return button
 
+    def tab_through(self, controls: list[QWidget]) -> None:
+        """Tab order in reading order: ``controls`` (the body's, top to bottom), the buttons as
+        the row shows them (Decline, Cancel, Close, then the commit button), then the header's
+        and the message's boxes where they scroll (a keyboard stop only then). Those two are above
+        the body, so Tab from the last button wraps to them and then to the first control, and
+        Shift+Tab walks the same cycle backwards; the dialog opens on a control or a button."""
+        chain = list(controls) + [self.decline_button, self.cancel_button, self.close_button]
+        chain += [self.commit_button] if self.commit_button is not None else []
+        chain += [
+            box for box in (self.header_scroll, self.message_scroll) if box.focusPolicy() != Qt.FocusPolicy.NoFocus
+        ]
+        for first, second in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(first, second)
+
     # -- arming -------------------------------------------------------------------------------
     @property
     def is_armed(self) -> bool:

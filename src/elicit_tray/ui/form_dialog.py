@@ -25,7 +25,7 @@ from .form_row import ErrorLabels, FormRow, spoken
 from .i18n import translate, translated
 from .labels import announce, plain_label, warning_label
 from .registry import WidgetRegistry, registry
-from .sizing import box_content, laid_out
+from .sizing import FormLayout, box_content, laid_out
 from .style import error_css
 from .widgets import assign_mnemonics, mnemonic_letter
 
@@ -127,7 +127,7 @@ class FormDialog(ElicitationDialog):
 
     def _chunk(self, box: QWidget) -> QFormLayout:
         """A new chunk of rows: ``box`` with its form layout, stacked last in the form."""
-        form = QFormLayout(box)
+        form = FormLayout(box)  # rows keep their height (Qt's own can squeeze them)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setRowWrapPolicy(
             QFormLayout.RowWrapPolicy.WrapAllRows if self._long_titles else QFormLayout.RowWrapPolicy.DontWrapRows
@@ -184,16 +184,8 @@ class FormDialog(ElicitationDialog):
         return row
 
     def _set_tab_order(self) -> None:
-        """Tab walks the fields in schema order, then the buttons."""
-        chain = [c for row in self.rows.values() for c in row.adapter.tab_chain()]
-        chain += [self.decline_button, self.cancel_button, self.accept_button]
-        chain += [
-            box
-            for box in (self.header_scroll, self.message_scroll)  # long text scrolls by keyboard
-            if box.focusPolicy() != Qt.FocusPolicy.NoFocus
-        ]
-        for first, second in zip(chain, chain[1:], strict=False):
-            QWidget.setTabOrder(first, second)
+        """Tab walks the fields in schema order, then the buttons (:meth:`tab_through`)."""
+        self.tab_through([c for row in self.rows.values() for c in row.adapter.tab_chain()])
 
     # -- validation ---------------------------------------------------------------------------
     def _focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:

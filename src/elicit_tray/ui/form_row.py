@@ -12,12 +12,13 @@ This module never knows a field's kind: the control comes from an adapter
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QPalette
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QFocusEvent, QPalette
 from PySide6.QtWidgets import QAbstractButton, QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from ..schema import FieldSpec, check_value, describe_constraints
@@ -53,6 +54,25 @@ def spoken(description: str, notice: str, error: str) -> str:
     """A field's accessible description: its description and constraints, the invisible-character
     notice (as shown: nothing is appended to the value it ends with), and its current error."""
     return " ".join(filter(None, (description, notice, sentences(error))))
+
+
+class _PassFocus(QObject):
+    """Makes ``adapter``'s group (``adapter.widget``) focusable by click and by its label's
+    Alt+letter only (no Tab stop of its own), handing the focus at once to the control the
+    field is entered at (``adapter.focus_target``: a radio group's checked option, else its
+    first; a multi-select's first option)."""
+
+    def __init__(self, adapter: FieldWidget):
+        super().__init__(adapter.widget)
+        self._adapter = weakref.ref(adapter)
+        adapter.widget.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        adapter.widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
+        adapter = self._adapter()
+        if event.type() == QEvent.Type.FocusIn and adapter is not None and isinstance(event, QFocusEvent):
+            adapter.focus_target.setFocus(event.reason())
+        return False
 
 
 class FormRow:
@@ -126,9 +146,10 @@ class FormRow:
             buddy = adapter.focus_target
             if isinstance(buddy, QAbstractButton):
                 # Qt clicks a button buddy on the label's Alt+letter: reaching a multi-select
-                # would toggle its first option. The group is the buddy, focusing the button.
-                adapter.widget.setFocusProxy(buddy)
-                adapter.widget.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # focusable, no extra Tab stop
+                # would toggle its first option. The group is the buddy and passes the focus on.
+                # Not as its focus proxy: Qt gives a proxy the group's focus policy, and the
+                # first option lost its Tab stop (Tab and Shift+Tab skipped it).
+                _PassFocus(adapter)
                 buddy = adapter.widget
             label.setBuddy(buddy)
             label.setWordWrap(long_titles)

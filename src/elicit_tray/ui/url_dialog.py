@@ -304,12 +304,14 @@ class UrlDialog(ElicitationDialog):
             translate("UrlDialog", "Open the address in your web browser; the server is told you agreed")
         )
         self.cancel_button.setDefault(False)
+        self.tab_through([url_box])  # the buttons were made before the body: reading order instead
 
     def can_commit(self) -> bool:
         return self.analysis.can_open and not self.browser_opened
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        self.tab_through([self.url_box])  # the fitted header/message boxes may have become focusable
         self.cancel_button.setFocus(Qt.FocusReason.ActiveWindowFocusReason)  # the button that commits nothing
 
     def commit(self) -> None:
