@@ -117,15 +117,19 @@ def _focus(iface_of: QObject, child: int = -1) -> None:
 
 def speak_selection(combo: QComboBox) -> None:
     """Make the entry chosen in ``combo`` while its list is closed (typing, arrow keys) reach
-    screen readers: it is reported as the focused item of the list (after Qt's own events for
-    the change, so that the item's states are current)."""
+    screen readers: it is reported as the focused item of the list, once per event-loop turn
+    and after Qt's own events for the change (so that the item's states are current)."""
 
     def report() -> None:
         index = combo.currentIndex()
         if index >= 0 and combo.hasFocus() and not combo.view().isVisible():
             _focus(combo.view(), index)  # the list's children are its rows
 
-    combo.currentIndexChanged.connect(lambda _index: QTimer.singleShot(0, combo, report))
+    later = QTimer(combo)  # one report for the changes of one turn (a typed run of letters)
+    later.setSingleShot(True)
+    later.setInterval(0)
+    later.timeout.connect(report)
+    combo.currentIndexChanged.connect(later.start)
 
 
 def month_name(calendar: QCalendarWidget) -> str:
