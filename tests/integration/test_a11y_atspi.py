@@ -12,6 +12,7 @@ import json
 import os
 import queue
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -21,7 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.test_atspi import SYSTEM_PYTHON, _one, _open, _tree, bus  # noqa: F401 (fixture)
+from tests import rpc
+from tests.integration.test_atspi import SYSTEM_PYTHON, _one, _tree, bus  # noqa: F401 (fixture)
+from tests.integration.xwindows import Windows
 
 HERE = Path(__file__).resolve().parent
 #: Bound on waiting for one AT-SPI event (seconds).
@@ -40,6 +43,20 @@ FORM = {
         "required": ["name"],
     },
 }
+
+
+#: This module's dialogs (its own: X reuses the window ids of a tray app that has exited).
+windows = Windows()
+
+
+def _open(sock: Path, params: dict) -> socket.socket:
+    """Send ``params`` as a request and engage with the dialog, as the user does."""
+    conn = socket.socket(socket.AF_UNIX)
+    conn.settimeout(30)
+    conn.connect(str(sock))
+    conn.sendall(rpc.create_line(1, params))
+    windows.engage_new()
+    return conn
 
 
 @pytest.fixture(scope="module", autouse=True)
