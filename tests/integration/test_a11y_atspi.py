@@ -173,6 +173,12 @@ def test_on_open_only_who_asks_is_free_text_the_help_describes_its_field_and_typ
         events.wait_for(type="object:state-changed:focused", role="list item", name="eu-west-1", detail1=1)
         _key(env, "Tab")  # leaving the list: the next field has the focus as usual
         events.wait_for(type="object:state-changed:focused", role="spin button", name="Day", detail1=1)
+        _key(env, "Return")  # a failed submit: the error, made now, describes its field too
+        nodes = _tree(env, lambda ns: any(n["name"] == "⚠ This field is required." for n in ns))
+        assert _one(nodes, role="label", name="⚠ This field is required.")["relations"] == {
+            "description for": ["Traveller"]
+        }
+        assert "⚠ This field is required." not in _read_on_open(nodes, _one(nodes, role="dialog"))
     finally:
         conn.close()
 
