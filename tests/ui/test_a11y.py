@@ -85,7 +85,7 @@ def test_the_dialog_describes_who_asks_and_the_first_line_of_the_message(aio):
         (
             {"message": "", "requestedSchema": {"type": "object", "properties": {}}},
             PEER,
-            ("An unnamed MCP server asks through the local program /usr/bin/python3.11."),
+            "An unnamed MCP server asks through the local program /usr/bin/python3.11.",
         ),
         (
             {"message": "x" * 200, "requestedSchema": {"type": "object", "properties": {}}},
@@ -96,8 +96,19 @@ def test_the_dialog_describes_who_asks_and_the_first_line_of_the_message(aio):
                 + "…"
             ),
         ),
+        (
+            {
+                "mode": "url",
+                "elicitationId": "e1",
+                "message": "Sign in to continue.",
+                "url": "https://auth.example.com/x",
+                "_meta": {"elicit-tray/requester": {"serverName": "auth"}},
+            },
+            PEER,
+            "“auth” asks through the local program /usr/bin/python3.11: Sign in to continue.",
+        ),
     ],
-    ids=["no-name-no-message", "long-message-unknown-program"],
+    ids=["no-name-no-message", "long-message-unknown-program", "url-dialog"],
 )
 def test_the_dialog_description_without_a_name_a_message_or_a_known_program(aio, params, peer, expected):
     tray, channel, dialog = _dialog(aio, params, peer)
@@ -212,3 +223,17 @@ def test_qt_has_no_required_state_so_required_stays_in_the_description(aio):
     assert control.accessibleDescription() == "As in the passport. Required. At least 2 characters."
     assert dialog.rows["name"].label.text() == "&Traveller *"
     tray.disconnect(channel)
+
+
+def test_the_dialog_description_follows_the_language(aio):
+    from elicit_tray.ui.i18n import install_translations
+
+    try:
+        assert install_translations(QLocale("de_DE")) == "de"
+        tray, channel, dialog = _dialog(aio, FORM)
+        assert dialog.accessibleDescription() == (
+            "„travel“ fragt über das lokale Programm /usr/bin/python3.11: Book the trip?"
+        )
+        tray.disconnect(channel)
+    finally:
+        install_translations(QLocale("en_US"))
