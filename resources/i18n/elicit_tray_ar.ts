@@ -1021,6 +1021,18 @@
 <context>
     <name>Widgets</name>
     <message>
+        <source>Year</source>
+        <translation>السنة</translation>
+    </message>
+    <message>
+        <source>Next month</source>
+        <translation>الشهر التالي</translation>
+    </message>
+    <message>
+        <source>Previous month</source>
+        <translation>الشهر السابق</translation>
+    </message>
+    <message>
         <source>{month} {year}</source>
         <translation>{month} {year}</translation>
     </message>

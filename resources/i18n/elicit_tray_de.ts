@@ -1021,6 +1021,18 @@
 <context>
     <name>Widgets</name>
     <message>
+        <source>Year</source>
+        <translation>Jahr</translation>
+    </message>
+    <message>
+        <source>Next month</source>
+        <translation>Nächster Monat</translation>
+    </message>
+    <message>
+        <source>Previous month</source>
+        <translation>Vorheriger Monat</translation>
+    </message>
+    <message>
         <source>{month} {year}</source>
         <translation>{month} {year}</translation>
     </message>

@@ -182,6 +182,11 @@ def test_the_calendar_is_named_by_the_month_it_shows_and_a_page_turn_in_the_open
     name_calendar(calendar)
     table = calendar.findChild(QWidget, "qt_calendar_calendarview")
     assert calendar.accessibleName() == table.accessibleName() == "March 2026"
+    named = {
+        part: calendar.findChild(QWidget, f"qt_calendar_{part}").accessibleName()
+        for part in ("prevmonth", "nextmonth", "yearedit")
+    }
+    assert named == {"prevmonth": "Previous month", "nextmonth": "Next month", "yearedit": "Year"}
     calendar.showNextMonth()  # not shown: renamed, nothing reported
     assert table.accessibleName() == "April 2026" and reported == []
     calendar.show()

@@ -14,8 +14,8 @@ falls into; each helper here fills one, with what Qt and Orca do support:
   silently (Qt reports a name change and a selection change on the combo box; Orca ignores the
   first for combo boxes and, as Qt's combo box has no selection interface, finds nothing selected
   for the second). The chosen entry of the list is reported as focused, which Orca reads.
-- :func:`name_calendar`: a date picker's calendar is a bare table of day numbers. Its table and
-  the calendar are named by the month and year shown; when the month changes the calendar is
+- :func:`name_calendar`: a date picker's calendar is a bare table of day numbers, with unnamed
+  arrows to turn its page. Its table and the calendar are named by the month and year shown; when the month changes the calendar is
   reported as focused, so that the new month is read (a table's name is read only when the focus
   enters it).
 
@@ -143,7 +143,7 @@ def month_name(calendar: QCalendarWidget) -> str:
 
 def name_calendar(calendar: QCalendarWidget) -> None:
     """Name ``calendar`` and its table of days by the month and year shown (:func:`month_name`),
-    and keep them named: when the month changes while the calendar is open, the calendar is
+    name the navigation bar's arrows and year box, and keep them named: when the month changes while the calendar is open, the calendar is
     reported as focused so that screen readers read the new month (the next key returns to the
     day, with the table's new name)."""
     table = calendar.findChild(QTableView)
@@ -161,3 +161,11 @@ def name_calendar(calendar: QCalendarWidget) -> None:
 
     rename()
     calendar.currentPageChanged.connect(changed)
+    for part, name in (  # Qt's navigation bar: two arrow buttons and the year's box, unnamed
+        ("qt_calendar_prevmonth", translate("Widgets", "Previous month")),
+        ("qt_calendar_nextmonth", translate("Widgets", "Next month")),
+        ("qt_calendar_yearedit", translate("Widgets", "Year")),
+    ):
+        widget = calendar.findChild(QWidget, part)
+        if widget is not None:
+            widget.setAccessibleName(name)
