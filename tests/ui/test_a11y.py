@@ -13,7 +13,7 @@ import shiboken6
 from PySide6.QtCore import QLocale, Qt
 from PySide6.QtGui import QAccessible
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QCalendarWidget, QLabel, QWidget
+from PySide6.QtWidgets import QCalendarWidget, QComboBox, QLabel, QWidget
 
 from elicit_tray.request import Peer
 from elicit_tray.ui import a11y
@@ -242,3 +242,21 @@ def test_the_dialog_description_follows_the_language(aio):
         tray.disconnect(channel)
     finally:
         install_translations(QLocale("en_US"))
+
+
+def test_every_drop_down_list_of_every_window_reads_a_typed_choice(aio, qtbot, tmp_path):
+    """The kind, not the form's example: the form's lists, the Settings window's and the
+    History window's filters all report a choice made in the closed list."""
+    from elicit_tray.settings import Preferences
+    from elicit_tray.ui.history_window import HistoryWindow
+    from elicit_tray.ui.settings_window import SettingsWindow
+
+    tray, channel, dialog = _dialog(aio, FORM)
+    settings = SettingsWindow(Preferences(None), tmp_path / "s", autostart=(lambda: True, lambda _on: None))
+    history = HistoryWindow(None)
+    for window in (settings, history):
+        qtbot.addWidget(window)
+    lists = {w: w.findChildren(QComboBox) for w in (dialog, settings, history)}
+    assert all(lists.values())  # each window has some
+    assert [c.objectName() for found in lists.values() for c in found if not c.property(a11y.SPEAKS_SELECTION)] == []
+    tray.disconnect(channel)

@@ -34,11 +34,13 @@ from shiboken6 import isValid
 
 from .i18n import translate
 
-__all__ = ["describes", "described_widget", "month_name", "name_calendar", "speak_selection"]
+__all__ = ["SPEAKS_SELECTION", "describes", "described_widget", "month_name", "name_calendar", "speak_selection"]
 
 #: label -> the widget it describes (weakly: either may go first).
 _DESCRIBED: weakref.WeakKeyDictionary[QLabel, weakref.ref[QWidget]] = weakref.WeakKeyDictionary()
 _installed = False
+#: Dynamic property set on a combo box by :func:`speak_selection` (tests find one without it).
+SPEAKS_SELECTION = "elicitTraySpeaksSelection"
 
 
 class _DescribingLabel(QAccessibleWidget):
@@ -125,6 +127,7 @@ def speak_selection(combo: QComboBox) -> None:
         if index >= 0 and combo.hasFocus() and not combo.view().isVisible():
             _focus(combo.view(), index)  # the list's children are its rows
 
+    combo.setProperty(SPEAKS_SELECTION, True)
     later = QTimer(combo)  # one report for the changes of one turn (a typed run of letters)
     later.setSingleShot(True)
     later.setInterval(0)
