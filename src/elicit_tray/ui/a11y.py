@@ -15,9 +15,9 @@ falls into; each helper here fills one, with what Qt and Orca do support:
   first for combo boxes and, as Qt's combo box has no selection interface, finds nothing selected
   for the second). The chosen entry of the list is reported as focused, which Orca reads.
 - :func:`name_calendar`: a date picker's calendar is a bare table of day numbers, with unnamed
-  arrows to turn its page. Its table and the calendar are named by the month and year shown; when the month changes the calendar is
-  reported as focused, so that the new month is read (a table's name is read only when the focus
-  enters it).
+  arrows to turn its page. Its table and the calendar are named by the month and year shown, the
+  arrows by what they do; when the month changes the calendar is reported as focused, so that the
+  new month is read (a table's name is read only when the focus enters it).
 
 Qt has no "required" state (``QAccessible::State`` has no such flag in Qt 6, and its AT-SPI
 bridge never sets ``ATSPI_STATE_REQUIRED``): a required field says so in its description.
