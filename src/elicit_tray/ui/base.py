@@ -84,7 +84,11 @@ def engage_hint_text() -> str:
 def spoken_summary(request: ElicitationRequest) -> str:
     """The dialog's accessible description: who asks (the server's name as a claim, the local
     program as the OS reports it) and the message's first line, cut to :data:`SPOKEN_MESSAGE`
-    characters; without the bidi isolates the labels show (screen readers get plain text)."""
+    characters; without the bidi isolates the labels show (screen readers get plain text).
+
+    The labels of who asks stay free texts, read when the dialog opens: Orca 43 reads a dialog's
+    description only when it has no such text, and then leaves out the first field's own
+    description, so the first field's help would go unheard."""
     server_label = request.requester.isolated_label
     server = claim(server_label) if server_label else translate("Dialog", "An unnamed MCP server")
     executable = request.peer.executable
