@@ -3,6 +3,14 @@
 <context>
     <name>Dialog</name>
     <message>
+        <source>{server} asks through the local program {program}.</source>
+        <translation>يسأل {server} عبر البرنامج المحلي {program}.</translation>
+    </message>
+    <message>
+        <source>{server} asks through the local program {program}: {message}</source>
+        <translation>يسأل {server} عبر البرنامج المحلي {program}: {message}</translation>
+    </message>
+    <message>
         <source>Warning</source>
         <translation>تحذير</translation>
     </message>
@@ -1012,6 +1020,22 @@
 </context>
 <context>
     <name>Widgets</name>
+    <message>
+        <source>Year</source>
+        <translation>السنة</translation>
+    </message>
+    <message>
+        <source>Next month</source>
+        <translation>الشهر التالي</translation>
+    </message>
+    <message>
+        <source>Previous month</source>
+        <translation>الشهر السابق</translation>
+    </message>
+    <message>
+        <source>{month} {year}</source>
+        <translation>{month} {year}</translation>
+    </message>
     <message>
         <source>Invisible characters in this value: {names}. It is exactly: {value}</source>
         <extracomment>Sentinel date meaning "no date" in the date pickers (shown as the empty special text): Qt's earliest picker date, so every date from 0100-01-02 on can be shown. Most characters a line edit holds (Qt's default, 32,767, silently cut longer text).</extracomment>

@@ -3,6 +3,14 @@
 <context>
     <name>Dialog</name>
     <message>
+        <source>{server} asks through the local program {program}.</source>
+        <translation>{server} fragt über das lokale Programm {program}.</translation>
+    </message>
+    <message>
+        <source>{server} asks through the local program {program}: {message}</source>
+        <translation>{server} fragt über das lokale Programm {program}: {message}</translation>
+    </message>
+    <message>
         <source>Warning</source>
         <translation>Warnung</translation>
     </message>
@@ -1012,6 +1020,22 @@
 </context>
 <context>
     <name>Widgets</name>
+    <message>
+        <source>Year</source>
+        <translation>Jahr</translation>
+    </message>
+    <message>
+        <source>Next month</source>
+        <translation>Nächster Monat</translation>
+    </message>
+    <message>
+        <source>Previous month</source>
+        <translation>Vorheriger Monat</translation>
+    </message>
+    <message>
+        <source>{month} {year}</source>
+        <translation>{month} {year}</translation>
+    </message>
     <message>
         <source>Invisible characters in this value: {names}. It is exactly: {value}</source>
         <extracomment>Sentinel date meaning "no date" in the date pickers (shown as the empty special text): Qt's earliest picker date, so every date from 0100-01-02 on can be shown. Most characters a line edit holds (Qt's default, 32,767, silently cut longer text).</extracomment>

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QFormLayout, QVBoxLayout, QWidget
 
 from ..request import Accepted, FormRequest
 from ..schema import FieldSpec, FormSpec, build_content, looks_secret, validate_content
+from .a11y import describes
 from .arming import ARM_DELAY_MS
 from .base import ElicitationDialog
 from .form_row import ErrorLabels, FormRow, spoken
@@ -88,6 +89,7 @@ class FormDialog(ElicitationDialog):
         if any(f.required for f in self.spec.fields):
             legend = plain_label(translate("FormDialog", "Fields marked * are required."), selectable=False)
             legend.setObjectName("required-legend")
+            describes(legend, self)  # each required field's description says "Required."
             self.body.addWidget(legend)
         # The rows go into chunks, each its own QFormLayout stacked in ``form_box``: a chunk added
         # after the first paint is laid out on its own, not the whole form again (the cost of a

@@ -22,6 +22,7 @@ from PySide6.QtGui import QFocusEvent, QPalette
 from PySide6.QtWidgets import QAbstractButton, QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from ..schema import FieldSpec, check_value, describe_constraints
+from .a11y import describes
 from .i18n import translated
 from .labels import WrappingLabel, plain_label
 
@@ -122,7 +123,9 @@ class FormRow:
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(2)
         column.addWidget(adapter.widget)
+        described = adapter.controls[0] if adapter.single_control else adapter.widget
         if adapter.notice is not None:  # invisible characters in the value, named
+            describes(adapter.notice, described)  # read with the field (its description), not apart
             adapter.notice.setObjectName(field_id(spec.name, "invisible"))
             adapter.notice.setForegroundRole(QPalette.ColorRole.PlaceholderText)
             column.addWidget(adapter.notice)
@@ -131,6 +134,7 @@ class FormRow:
         hint: QLabel | None = None
         if shown_hint:
             hint = plain_label(shown_hint, selectable=False)  # cheaper layout; readers get the description
+            describes(hint, described)
             hint.setObjectName(field_id(spec.name, "description"))
             hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
             column.addWidget(hint)
@@ -187,6 +191,7 @@ class FormRow:
         description and notice; hidden while there is no error. Made on first use."""
         if self._error is None:
             error = plain_label("")
+            describes(error, self.described()[0])  # the error is part of the field's description
             error.setObjectName(self.error_id)
             error.hide()
             self._column.addWidget(error)

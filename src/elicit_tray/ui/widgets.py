@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 from ..display import describe_char, display_line, invisible_chars
 from ..schema import FieldSpec, coerce_number
 from ..schema.formats import Keyboard, format_of
+from .a11y import speak_selection
 from .i18n import translate
 from .labels import WrappingLabel
 
@@ -465,6 +466,7 @@ class ComboSelect(FieldWidget):
         combo.setPlaceholderText(translate("Widgets", "Choose…"))
         combo.setCurrentIndex(0 if not spec.required else -1)
         combo.currentIndexChanged.connect(self.changed)
+        speak_selection(combo)  # typing or an arrow key in the closed list is read
         self.widget = self.focus_target = combo
         self.controls = [combo]
         self.combo = combo
