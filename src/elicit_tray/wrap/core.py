@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..ipc.jsonrpc import INTERNAL_ERROR
-from ..request import REQUESTER_KEY
+from ..request import FLOW_KEY, REQUESTER_KEY
 from .actions import (
     MAX_REQUESTER_CHARS,
     UNREACHABLE_MESSAGE,
@@ -139,6 +139,7 @@ class _Watch:
     answers: dict[str, Any] = field(default_factory=dict)
     state_raw: str | None = None  # requestState as the server wrote it
     retry_key: str | None = None
+    urls: frozenset[str] = frozenset()  # the URLs the last round asked to open
 
 
 class WrapCore:
@@ -358,6 +359,10 @@ class WrapCore:
                 requester[dst] = value[:MAX_REQUESTER_CHARS]
         requester["clientName"] = self.identity.client_name()
         meta[REQUESTER_KEY] = requester
+        if out.get("mode") == "url":  # every URL round of this session is one flow (docs/wrap-design.md §2.8)
+            meta[FLOW_KEY] = self.prefix + "flow"
+        else:
+            meta.pop(FLOW_KEY, None)
         out["_meta"] = meta
         return out
 
@@ -453,7 +458,12 @@ class WrapCore:
                     )
                 ]
             return [ToHost(data)]
-        watch.rounds += 1
+        urls = frozenset(
+            p["url"] for p in owned_keys.values() if p.get("mode") == "url" and isinstance(p.get("url"), str)
+        )
+        if not (len(urls) == len(owned_keys) and urls <= watch.urls):
+            watch.rounds += 1  # a URL round asked again (not done yet) is paced by the user: not counted
+        watch.urls = urls
         if watch.rounds > self.max_rounds:
             del self._watch[host_key]
             return [
