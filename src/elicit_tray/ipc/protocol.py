@@ -255,18 +255,16 @@ class Dispatcher:
         state.open = False
         self.load.held(state.load, 0)
         state.awaiting_completion.clear()  # nobody else may complete them
-        release = getattr(self.ui, "release", None)
-        for key in state.held if release is not None else ():
-            try:
-                release(key)
-            except Exception:  # pragma: no cover - the UI must never take the endpoint down
-                log.exception("releasing request %s failed", key)
-        state.held.clear()
         if state.pending and not state.load.evicted:
             self.load.abandon(state.load.peer_key, len(state.pending))
         for task in state.pending.values():
             state.expiry.setdefault(task, "disconnected")
             task.cancel()
+        release: Callable[[str], None] | None = getattr(self.ui, "release", None)
+        for key in state.held:
+            if release is not None:  # (a UI without release() is not told)
+                release(key)
+        state.held.clear()
 
     @staticmethod
     def _gone(state: _State) -> bool:

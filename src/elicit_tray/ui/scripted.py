@@ -123,7 +123,10 @@ def perform(
             if dialog.commit_button is not None and dialog.commit_button.isEnabled():
                 QTest.mouseClick(dialog.commit_button, Qt.MouseButton.LeftButton)
         elif do == "open-again":
-            QTest.mouseClick(dialog.findChild(QPushButton, "open-again"), Qt.MouseButton.LeftButton)
+            again = dialog.findChild(QPushButton, "open-again")
+            if again is None:
+                raise KeyError("the dialog has no Open again button")
+            QTest.mouseClick(again, Qt.MouseButton.LeftButton)
         elif do == "cancel":
             QTest.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
         else:

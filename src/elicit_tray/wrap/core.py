@@ -346,9 +346,10 @@ class WrapCore:
                 return [CompleteTray(eid)]
         return [ToHost(line)]
 
-    def _requester_params(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _requester_params(self, params: dict[str, Any], *, flow: bool = True) -> dict[str, Any]:
         """The tray's ``elicitation/create`` params: the server's, with our requester identity
-        (§2.6) replacing any ``elicit-tray/requester`` the server put there."""
+        (§2.6) replacing any ``elicit-tray/requester`` the server put there, and, for a URL
+        request with ``flow``, the session's flow (§2.8)."""
         out = dict(params)
         meta = dict(out.get("_meta") or {}) if isinstance(out.get("_meta"), dict) else {}
         requester: dict[str, Any] = {}
@@ -359,7 +360,7 @@ class WrapCore:
                 requester[dst] = value[:MAX_REQUESTER_CHARS]
         requester["clientName"] = self.identity.client_name()
         meta[REQUESTER_KEY] = requester
-        if out.get("mode") == "url":  # every URL round of this session is one flow (docs/wrap-design.md §2.8)
+        if flow and out.get("mode") == "url":  # every URL round of this session is one flow (§2.8)
             meta[FLOW_KEY] = self.prefix + "flow"
         else:
             meta.pop(FLOW_KEY, None)
@@ -422,7 +423,7 @@ class WrapCore:
             if isinstance(item, dict) and item.get("mode", "url") == "url":
                 eid = item.get("elicitationId")
                 ticket = self._new_ticket(_Ticket("notice", url_id=eid if isinstance(eid, str) else None))
-                actions.append(AskTray(ticket, self._requester_params(item)))
+                actions.append(AskTray(ticket, self._requester_params(item, flow=False)))
         actions.append(ToHost(line))
         return actions
 
