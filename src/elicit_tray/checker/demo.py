@@ -37,8 +37,12 @@ def demo_params() -> dict[str, dict[str, Any]]:
     }
     message, url, elicitation_id = server._consent_request()
     params["connect_account"] = {"mode": "url", "message": message, "url": url, "elicitationId": elicitation_id}
-    link = {"mode": "url", "message": server._LINK_MESSAGE, "url": server._link_url(1, 1)}
-    params["link_account"] = link | {"elicitationId": elicitation_id}
+    params["link_account"] = {
+        "mode": "url",
+        "message": server._LINK_MESSAGE,
+        "url": server._link_url(1, 1),
+        "elicitationId": elicitation_id,
+    }
     return params
 
 
