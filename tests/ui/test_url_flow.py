@@ -6,6 +6,7 @@ one each round (2025-11-25)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from PySide6.QtWidgets import QApplication
@@ -179,4 +180,32 @@ def test_a_waiting_window_without_flow_closes_when_its_requester_goes(aio, qtbot
     tray.settle()
     assert windows() == [dialog] and dialog.waiting
     tray.disconnect(first)
+    assert windows() == []
+
+
+def test_each_round_arms_again_so_an_act_for_one_round_cannot_answer_the_next(aio, qtbot):
+    tray = Tray(aio, arm_delay_ms=400)
+    first = ask(tray, url_round())
+    perform(tray.dialog(), [{"do": "open"}])
+    assert tray.reply(first)["result"] == ACCEPT
+    second = ask(tray, url_round(), request_id=2)
+    waiting = tray.dialog()
+    perform(waiting, [{"do": "finished"}])
+    assert tray.reply(second)["result"] == ACCEPT
+    third = ask(tray, url_round(), request_id=3)
+
+    async def round_begins() -> None:
+        while not waiting.pending:
+            await asyncio.sleep(0.02)  # bounded poll (tray.run's timeout) until round 3 reached the window
+
+    tray.run(round_begins())
+    assert (waiting.is_armed, waiting.check_button.isEnabled()) == (False, False)
+    waiting.check_button.click()  # a second click of the same act, before the new round armed
+    tray.settle()
+    assert third.sent == []
+    tray.arm(waiting)
+    perform(waiting, [{"do": "finished"}])
+    assert tray.reply(third)["result"] == ACCEPT
+    for channel in (first, second, third):
+        tray.disconnect(channel)
     assert windows() == []

@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from shiboken6 import isValid
 
-from ..request import Accepted, Cancelled, Outcome, UrlRequest
+from ..request import Accepted, Cancelled, Outcome, UrlRequest, for_display
 from .url_wait import UrlWaitDialog
 
 __all__ = ["UrlFlows", "MAX_FLOWS"]
@@ -108,7 +108,7 @@ class UrlFlows:
         flow.round = future
         self._by_key[request.key] = flow
         dialog = flow.dialog if flow.dialog is not None and isValid(flow.dialog) else self._window(flow, request)
-        dialog.begin_round(request)
+        dialog.begin_round(for_display(request))  # the server's text shown as every dialog shows it
         self._show(dialog)
         try:
             outcome = await future

@@ -239,6 +239,7 @@ class Presenter(QObject):
         if isinstance(request, UrlRequest) and request.flow:
             flows = self.flows()
             if flows.is_round(request):  # consented already: the flow's waiting window, no consent
+                self._refresh()  # the tray counts the round as pending
                 try:
                     return await flows.round(request)
                 finally:
