@@ -78,11 +78,13 @@ def test_rounds_of_one_flow_ask_consent_once_and_wait_in_one_window_for_the_user
         assert dialog.findChild(type(dialog.check_button), "check-again").text() == "I have &finished, check again"
         tray.settle()
         assert channel.sent == []  # no retry until the user asks for it
+        assert (tray.presenter.pending_count(), list(tray.presenter.dialogs.values())) == (1, [dialog])  # tray menu
         perform(dialog, [{"do": "finished"}])
         assert tray.reply(channel) == {"jsonrpc": "2.0", "id": round_number, "result": ACCEPT}
         tray.disconnect(held.pop())  # the requester lets the earlier round's connection go
         held.append(channel)
         assert windows() == [dialog]  # the answered round holds the window until the next one
+        assert (tray.presenter.pending_count(), tray.presenter.dialogs) == (0, {})
     assert tray.browser.opened == [URL]  # the browser opened once, on the consent
     assert waiting is not None and waiting.rounds == 3
 

@@ -68,14 +68,6 @@ class UrlFlows:
         flow = self._flows.get((request.flow or "", request.url)) if request.flow else None
         return flow is not None and flow.round is None
 
-    def pending_count(self) -> int:
-        """Rounds waiting for the user."""
-        return sum(1 for f in self._flows.values() if f.round is not None)
-
-    def windows(self) -> list[UrlWaitDialog]:
-        """The flows' windows that exist now."""
-        return [f.dialog for f in self._flows.values() if f.dialog is not None and isValid(f.dialog)]
-
     def moved_on(self, request: UrlRequest) -> None:
         """``request`` (a flow's round for a URL not consented yet) gets a consent dialog:
         the windows of that flow's other URLs with no round waiting close (the server moved on)."""
@@ -151,12 +143,6 @@ class UrlFlows:
         if not flow.holders and flow.round is None:
             self._close(flow)
         return True
-
-    def dismiss_all(self) -> None:
-        """Tray "dismiss all": every waiting round answers ``cancel``."""
-        for flow in list(self._flows.values()):
-            if flow.round is not None and flow.dialog is not None:
-                flow.dialog.finish(Cancelled("tray"))
 
     # -- inside -------------------------------------------------------------------------------
     def _hold(self, flow: _Flow, key: str) -> None:

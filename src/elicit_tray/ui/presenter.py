@@ -243,6 +243,7 @@ class Presenter(QObject):
                 try:
                     return await flows.round(request)
                 finally:
+                    self.dialogs.pop(request.key, None)
                     self._refresh()
             flows.moved_on(request)
         entry = _Pending(
@@ -303,15 +304,15 @@ class Presenter(QObject):
                 self._cascade(dialog, others)
         dialog.raise_()
         QApplication.alert(dialog)
-        if dialog.pending:
+        if dialog.pending:  # its round is listed, counted and chosen from the tray as any dialog
+            self.dialogs[dialog.request.key] = dialog
             self.request_shown.emit(self.summary(dialog.request))
             if self.on_shown is not None:
                 self.on_shown(dialog)
 
     def pending_count(self) -> int:
         """Requests waiting for an answer: on screen and waiting for a window."""
-        flows = self._flows.pending_count() if self._flows is not None else 0
-        return len(self.dialogs) + len(self.waiting) + flows
+        return len(self.dialogs) + len(self.waiting)
 
     def waiting_summaries(self) -> list[tuple[str, str]]:
         """(request key, one-line summary) of each request waiting for a window, oldest first."""
@@ -531,10 +532,8 @@ class Presenter(QObject):
         for entry in list(self.waiting.values()):
             if not entry.future.done():
                 entry.future.set_result(Cancelled("tray"))
-        for dialog in list(self.dialogs.values()):
+        for dialog in list(self.dialogs.values()):  # a flow's waiting round too
             dialog.finish(Cancelled("tray"))
-        if self._flows is not None:
-            self._flows.dismiss_all()
 
     def focus(self, key: str) -> None:
         """The user chose the dialog of request ``key`` (tray menu, tray icon, notification):
