@@ -1,5 +1,5 @@
 """URL flows over several rounds on the requester side (docs/design.md "URL flows over several
-rounds", docs/wrap-design.md §2.8): wrap marks its URL rounds with one flow per session and does
+rounds", docs/wrap-design.md §2.9): wrap marks its URL rounds with one flow per session and does
 not count a URL round asked again toward its round limit; the requester keeps the connection of
 an accepted round open until the flow's next round is answered."""
 

@@ -110,6 +110,20 @@ class Completions:
             if name is not None and not held:
                 table.pop(name, None)
 
+    def release(self, elicitation_id: str) -> bool:
+        """Close the oldest connection waiting for ``elicitation_id`` without sending anything
+        (the requester gave up waiting: the flow it belonged to ended). Returns False when no
+        connection waits for that id. Raises nothing."""
+        held = self._held.get(elicitation_id)
+        if not held:
+            return False
+        entry = held[0]
+        self._forget(entry)
+        if entry.watcher is not None:
+            entry.watcher.cancel()
+        entry.writer.close()
+        return True
+
     async def complete(self, elicitation_id: str) -> bool:
         """Send ``notifications/elicitation/complete`` on the connection that made
         ``elicitation_id`` (the oldest one waiting), then close it.
