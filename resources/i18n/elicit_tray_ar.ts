@@ -854,6 +854,37 @@
     </message>
 </context>
 <context>
+    <name>UrlWaitDialog</name>
+    <message>
+        <source>You agreed to open this address:</source>
+        <translation>وافقت على فتح هذا العنوان:</translation>
+    </message>
+    <message>
+        <source>Open in browser &amp;again</source>
+        <translation>فتح في المتصفح &amp;مرة أخرى</translation>
+    </message>
+    <message>
+        <source>Open the address once more; nothing is sent</source>
+        <translation>فتح العنوان مرة أخرى؛ لا يُرسَل شيء</translation>
+    </message>
+    <message>
+        <source>I have &amp;finished, check again</source>
+        <translation>&amp;انتهيت، تحقّق مجددًا</translation>
+    </message>
+    <message>
+        <source>Tell the server to check whether you have finished</source>
+        <translation>اطلب من الخادم أن يتحقّق مما إذا كنت قد انتهيت</translation>
+    </message>
+    <message>
+        <source>The server says you have not finished yet. Finish in your browser, then choose “I have finished, check again”. Cancel stops.</source>
+        <translation>يقول الخادم إنك لم تنتهِ بعد. أكمِل في متصفحك، ثم اختر «انتهيت، تحقّق مجددًا». «إلغاء» يوقف العملية.</translation>
+    </message>
+    <message>
+        <source>Waiting for the server to tell whether you have finished. If it needs more, this window asks you again. You can close it at any time.</source>
+        <translation>في انتظار أن يخبر الخادم ما إذا كنت قد انتهيت. إن احتاج إلى المزيد، تسألك هذه النافذة مجددًا. يمكنك إغلاقها في أي وقت.</translation>
+    </message>
+</context>
+<context>
     <name>Validation</name>
     <message>
         <source>The server suggested a value that does not fit here; it was left out.</source>

@@ -854,6 +854,37 @@
     </message>
 </context>
 <context>
+    <name>UrlWaitDialog</name>
+    <message>
+        <source>You agreed to open this address:</source>
+        <translation>Sie haben zugestimmt, diese Adresse zu öffnen:</translation>
+    </message>
+    <message>
+        <source>Open in browser &amp;again</source>
+        <translation>Im Browser &amp;erneut öffnen</translation>
+    </message>
+    <message>
+        <source>Open the address once more; nothing is sent</source>
+        <translation>Die Adresse noch einmal öffnen; es wird nichts gesendet</translation>
+    </message>
+    <message>
+        <source>I have &amp;finished, check again</source>
+        <translation>Ich bin &amp;fertig, erneut prüfen</translation>
+    </message>
+    <message>
+        <source>Tell the server to check whether you have finished</source>
+        <translation>Den Server prüfen lassen, ob Sie fertig sind</translation>
+    </message>
+    <message>
+        <source>The server says you have not finished yet. Finish in your browser, then choose “I have finished, check again”. Cancel stops.</source>
+        <translation>Der Server meldet, dass Sie noch nicht fertig sind. Schließen Sie den Vorgang im Browser ab und wählen Sie dann „Ich bin fertig, erneut prüfen“. „Abbrechen“ beendet den Vorgang.</translation>
+    </message>
+    <message>
+        <source>Waiting for the server to tell whether you have finished. If it needs more, this window asks you again. You can close it at any time.</source>
+        <translation>Warten, bis der Server mitteilt, ob Sie fertig sind. Braucht er mehr, fragt dieses Fenster Sie erneut. Sie können es jederzeit schließen.</translation>
+    </message>
+</context>
+<context>
     <name>Validation</name>
     <message>
         <source>The server suggested a value that does not fit here; it was left out.</source>
