@@ -155,7 +155,9 @@ class OrcaDesktop:
         waiting (bounded poll) for it."""
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            fresh = [w for w in self.xdotool("search", "--onlyvisible", "--name", title_part).split() if w not in self.seen]
+            fresh = [
+                w for w in self.xdotool("search", "--onlyvisible", "--name", title_part).split() if w not in self.seen
+            ]
             if fresh:
                 self.seen.add(fresh[0])
                 return fresh[0]

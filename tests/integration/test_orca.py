@@ -82,7 +82,9 @@ def test_opening_a_form_reads_who_asks_then_the_first_field_with_its_description
         first = said.index("Traveller * text.")
         assert said[first + 1] == "As in the passport. Required. At least 2 characters."
         window_text = said[first - 1]
-        assert window_text.startswith(TITLE + " That is what the server says it is; not verified. Asked by the local program ")
+        assert window_text.startswith(
+            TITLE + " That is what the server says it is; not verified. Asked by the local program "
+        )
         assert window_text.endswith(
             " Fields marked * are required. As in the passport. At least 2 characters. An email address. Choose at most 2."
         )
@@ -183,8 +185,12 @@ def test_the_countdown_warns_at_20_and_5_seconds_left_then_cancels():
             since = desk.orca.mark()
             desk.go_to(window)  # no key: a key would stop the countdown
             said = desk.orca.wait_for("Traveller * text.", since)
-            assert re.search(r" Choose at most 2\. Cancels by itself in 0:2[12]\.\Z", said[said.index("Traveller * text.") - 1])
-            warn = "notification This request is cancelled in {} seconds. Press any key in this window to stop the timer."
+            assert re.search(
+                r" Choose at most 2\. Cancels by itself in 0:2[12]\.\Z", said[said.index("Traveller * text.") - 1]
+            )
+            warn = (
+                "notification This request is cancelled in {} seconds. Press any key in this window to stop the timer."
+            )
             desk.orca.wait_for(warn.format(20), since, timeout_s=15)
             said = desk.orca.wait_for(warn.format(5), since, timeout_s=30)
             assert [s for s in said if s.startswith("notification")] == [warn.format(20), warn.format(5)]
