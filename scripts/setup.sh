@@ -22,6 +22,9 @@ DEB_PACKAGES=(libegl1 libgl1 libglib2.0-0 libfontconfig1 libdbus-1-3 libxkbcommo
 # Callers may add packages of their own, space-separated (benchmarks/run.sh: EXTRA_DEB_PACKAGES="zenity yad").
 read -r -a extra_packages <<<"${EXTRA_DEB_PACKAGES:-}"
 DEB_PACKAGES+=("${extra_packages[@]}")
+# npm installs the pinned npm packages below (the Node they run on comes from npm too). Debian's
+# npm only when there is none: a Node from elsewhere (NodeSource) brings its own and conflicts.
+command -v npm >/dev/null 2>&1 || DEB_PACKAGES+=(npm)
 
 # Another package manager (unattended-upgrades, a software centre, a second setup) may hold apt's
 # locks: wait for them up to APT_LOCK_WAIT_S seconds (default 300), saying so, instead of failing
@@ -81,3 +84,22 @@ if [ "$(id -u)" = 0 ] && command -v sway >/dev/null 2>&1 && [ -x /usr/bin/python
   fi
   .venv-wayland/bin/python -m pip install -q --disable-pip-version-check -e .
 fi
+
+# Software nobody here wrote, for tests/integration/test_conformance.py, test_wrap_e2e_ts.py and
+# test_ts_agent_runner.py: the MCP conformance suite (0.1.16 and 0.2.0-alpha.12), the TypeScript
+# SDK v2 and a Node 22 binary (the conformance suite needs it) in tests/node, and the README's
+# TypeScript recipe (examples/ts-agent-runner, @modelcontextprotocol/client), each pinned in its
+# package-lock.json and installed from the npm registry with `npm ci`. After `npm ci` a copy of
+# the lock is kept as node_modules/.installed-lock.json; while the two are equal nothing is done
+# (a second run takes no time). Without npm the tests that need these packages fail and say so.
+for node_dir in tests/node examples/ts-agent-runner; do
+  if cmp -s "$node_dir/package-lock.json" "$node_dir/node_modules/.installed-lock.json" 2>/dev/null; then
+    continue
+  fi
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "setup: npm is missing; $node_dir is not installed (the conformance and TypeScript tests need it)"
+    continue
+  fi
+  echo "setup: installing the pinned npm packages into $node_dir/node_modules"
+  (cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.installed-lock.json)
+done

@@ -16,7 +16,7 @@ from typing import Any
 from ..ipc import jsonrpc as rpc
 from ..paths import default_socket_path
 from .completions import Completions
-from .errors import TrayError, TrayUnavailable
+from .errors import TrayError, TrayUnavailable, unreachable_message, why_unreachable
 from .launch import ensure_running
 from .trust import open_connection
 
@@ -60,7 +60,7 @@ async def request(
     try:
         reader, writer = await open_connection(path)
     except OSError as exc:
-        raise TrayUnavailable(f"cannot reach elicit-tray at {path}: {exc}") from None
+        raise TrayUnavailable(unreachable_message(path, why_unreachable(exc))) from None
     request_id = next(_ids)
     held = False
     try:

@@ -74,6 +74,19 @@ class Completions:
         if not held:
             self._held.pop(elicitation_id, None)
 
+    def release(self, elicitation_id: str) -> bool:
+        """Close the oldest connection waiting for ``elicitation_id`` without sending anything
+        (the requester gave up waiting: the flow it belonged to ended). Returns False when no
+        connection waits for that id. Raises nothing."""
+        held = self._held.get(elicitation_id)
+        if not held:
+            return False
+        entry = held[0]
+        self._forget(elicitation_id, entry)
+        entry.watcher.cancel()
+        entry.writer.close()
+        return True
+
     async def complete(self, elicitation_id: str) -> bool:
         """Send ``notifications/elicitation/complete`` on the connection that made
         ``elicitation_id`` (the oldest one waiting), then close it.
