@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 import re
 import socket
+import subprocess
 from collections.abc import Iterator
 
 import pytest
 
 from tests import rpc
 from tests.integration.orca import OrcaDesktop, orca_desktop
+from tests.integration.xwindows import stop_processes
 
 FORM = {
     "message": "Book the trip?",
@@ -64,6 +66,14 @@ def _go_to(desk: OrcaDesktop, window: str) -> None:
     desk.orca.wait_for("Traveller * text.", since)
 
 
+def _end(desk: OrcaDesktop, conn: socket.socket) -> None:
+    """The requester goes away from the dialog the user is in; wait until Orca has read its
+    expiry, so that nothing of this test is heard in the next one."""
+    since = desk.orca.mark()
+    conn.close()
+    desk.orca.wait_for(GONE, since)
+
+
 def _answer(conn: socket.socket) -> dict:
     data = b""
     while not data.endswith(b"\n"):
@@ -89,7 +99,7 @@ def test_opening_a_form_reads_who_asks_then_the_first_field_with_its_description
             " Fields marked * are required. As in the passport. At least 2 characters. An email address. Choose at most 2."
         )
     finally:
-        conn.close()
+        _end(desk, conn)
 
 
 def test_an_error_is_spoken_when_the_user_makes_it_leaving_a_field_or_choosing_one_too_many(desk):
@@ -113,7 +123,7 @@ def test_an_error_is_spoken_when_the_user_makes_it_leaving_a_field_or_choosing_o
         said = desk.orca.wait_for("notification Extras: Choose at most 2.", since)
         assert said.count("notification Extras: Choose at most 2.") == 1
     finally:
-        conn.close()
+        _end(desk, conn)
 
 
 def test_a_failed_accept_moves_to_the_first_invalid_field_and_reads_its_error(desk):
@@ -131,7 +141,7 @@ def test_a_failed_accept_moves_to_the_first_invalid_field_and_reads_its_error(de
         )
         assert not [s for s in said if s.startswith("notification")]  # the focus says it; nothing twice
     finally:
-        conn.close()
+        _end(desk, conn)
 
 
 def test_expiry_is_read_with_the_close_button_that_takes_the_focus(desk):
@@ -144,11 +154,17 @@ def test_expiry_is_read_with_the_close_button_that_takes_the_focus(desk):
 
 
 def test_expiry_of_a_dialog_the_user_is_not_in_is_spoken_too(desk):
-    conn, _window = _ask(desk, FORM)  # it appears without the focus; the user stays where they are
-    since = desk.orca.mark()
-    conn.close()
-    said = desk.orca.wait_for("notification " + GONE, since)
-    assert "Close push button." not in said
+    terminal = subprocess.Popen(["xterm", "-title", "user-terminal"], env=desk.env)
+    try:
+        found = desk.xdotool("search", "--sync", "--onlyvisible", "--name", "user-terminal").split()
+        desk.xdotool("windowactivate", "--sync", found[0])  # the user types in a terminal
+        conn, _window = _ask(desk, FORM)  # it appears without the focus; the user stays there
+        since = desk.orca.mark()
+        conn.close()
+        said = desk.orca.wait_for("notification " + GONE, since)
+        assert "Close push button." not in said and GONE not in said
+    finally:
+        stop_processes(terminal)
 
 
 def test_the_url_warning_is_read_in_full_before_the_focused_cancel_button(desk):
@@ -175,7 +191,7 @@ def test_the_url_warning_is_read_in_full_before_the_focused_cancel_button(desk):
             "• The site name is written in a foreign alphabet whose letters look like Latin letters."
         )
     finally:
-        conn.close()
+        _end(desk, conn)
 
 
 def test_the_countdown_warns_at_20_and_5_seconds_left_then_cancels():
