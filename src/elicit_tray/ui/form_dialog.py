@@ -19,13 +19,14 @@ from PySide6.QtWidgets import QFormLayout, QVBoxLayout, QWidget
 
 from ..request import Accepted, FormRequest
 from ..schema import FieldSpec, FormSpec, build_content, looks_secret, validate_content
+from .a11y import describes
 from .arming import ARM_DELAY_MS
 from .base import ElicitationDialog
 from .form_row import ErrorLabels, FormRow, sentences, spoken
 from .i18n import translate, translated
 from .labels import announce, plain_label, warning_label
 from .registry import WidgetRegistry, registry
-from .sizing import box_content, laid_out
+from .sizing import FormLayout, box_content, laid_out
 from .style import error_css
 from .widgets import assign_mnemonics, mnemonic_letter
 
@@ -88,6 +89,7 @@ class FormDialog(ElicitationDialog):
         if any(f.required for f in self.spec.fields):
             legend = plain_label(translate("FormDialog", "Fields marked * are required."), selectable=False)
             legend.setObjectName("required-legend")
+            describes(legend, self)  # each required field's description says "Required."
             self.body.addWidget(legend)
         # The rows go into chunks, each its own QFormLayout stacked in ``form_box``: a chunk added
         # after the first paint is laid out on its own, not the whole form again (the cost of a
@@ -127,7 +129,7 @@ class FormDialog(ElicitationDialog):
 
     def _chunk(self, box: QWidget) -> QFormLayout:
         """A new chunk of rows: ``box`` with its form layout, stacked last in the form."""
-        form = QFormLayout(box)
+        form = FormLayout(box)  # rows keep their height (Qt's own can squeeze them)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setRowWrapPolicy(
             QFormLayout.RowWrapPolicy.WrapAllRows if self._long_titles else QFormLayout.RowWrapPolicy.DontWrapRows
@@ -184,16 +186,8 @@ class FormDialog(ElicitationDialog):
         return row
 
     def _set_tab_order(self) -> None:
-        """Tab walks the fields in schema order, then the buttons."""
-        chain = [c for row in self.rows.values() for c in row.adapter.tab_chain()]
-        chain += [self.decline_button, self.cancel_button, self.accept_button]
-        chain += [
-            box
-            for box in (self.header_scroll, self.message_scroll)  # long text scrolls by keyboard
-            if box.focusPolicy() != Qt.FocusPolicy.NoFocus
-        ]
-        for first, second in zip(chain, chain[1:], strict=False):
-            QWidget.setTabOrder(first, second)
+        """Tab walks the fields in schema order, then the buttons (:meth:`tab_through`)."""
+        self.tab_through([c for row in self.rows.values() for c in row.adapter.tab_chain()])
 
     # -- validation ---------------------------------------------------------------------------
     def _focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import weakref
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QBoxLayout, QFrame, QLayout, QScrollArea, QStyle, QWidget
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtWidgets import QBoxLayout, QFormLayout, QFrame, QLayout, QScrollArea, QStyle, QWidget
 
-__all__ = ["PREFERRED_WIDTH", "Sizing", "box_content", "capped_box", "content_height", "laid_out"]
+__all__ = ["PREFERRED_WIDTH", "FormLayout", "Sizing", "box_content", "capped_box", "content_height", "laid_out"]
 
 #: Width of a dialog in pixels before the user resizes it (text wraps within it).
 PREFERRED_WIDTH = 540
@@ -58,6 +58,60 @@ def content_height(content: QWidget, width: int) -> int:
         else content.heightForWidth(width)
     )
     return max(needed, content.minimumSizeHint().height())
+
+
+class FormLayout(QFormLayout):
+    """A ``QFormLayout`` whose rows always get at least the height they need at the width
+    they get (wrapped labels: height for width), so no control is squeezed below its size.
+
+    Qt keeps one table of row heights from its height-for-width measurements, and measuring
+    at the layout's size-hint width (every size-hint query does) refills that table while Qt
+    still notes it as holding the rows for the last other width measured. Laid out at that other
+    width next, the layout used heights meant for the narrower one: a row that had grown (an
+    error under a radio group) was squeezed and its options overlapped, while a row whose
+    description wraps more at the narrower width got room it did not need. This follows Qt's
+    bookkeeping (the same rules, on the calls Qt makes through these methods) and, when the table
+    holds another width than the one laid out, measures a third width and then its own first.
+    """
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._noted = -1  # the width Qt notes as measured (-1: none)
+        self._hint_noted = False  # whether Qt notes the size hint's width as measured
+        self._table = -1  # the width whose rows the table holds now (-1: none)
+
+    def _measured(self, width: int) -> None:
+        """Qt's rule: a width it notes as measured is taken from the notes, any other is measured,
+        filling the table; the size hint's width gets a note of its own."""
+        if width == self._noted:
+            return
+        hint = self.sizeHint().width()
+        if width == hint and self._hint_noted:
+            return
+        self._table = width
+        if width == hint:
+            self._hint_noted = True
+        else:
+            self._noted = width
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt naming)
+        if self.hasHeightForWidth():
+            self._measured(width)
+        return super().heightForWidth(width)
+
+    def invalidate(self) -> None:
+        self._noted, self._hint_noted, self._table = -1, False, -1
+        super().invalidate()
+
+    def setGeometry(self, rect: QRect) -> None:  # noqa: N802 (Qt naming)
+        width = rect.width()
+        if self.hasHeightForWidth():
+            self._measured(width)  # what Qt does first when it lays out
+            if self._table != width:  # the notes say measured, the table holds another width
+                hint = self.sizeHint().width()
+                self.heightForWidth(next(w for w in (width + 1, width + 2) if w != hint))
+                self.heightForWidth(width)
+        super().setGeometry(rect)
 
 
 class Sizing:

@@ -38,10 +38,11 @@ import itertools
 import json
 import secrets
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..ipc.jsonrpc import INTERNAL_ERROR
-from ..request import REQUESTER_KEY
+from ..request import FLOW_KEY, REQUESTER_KEY
 from .actions import (
     MAX_REQUESTER_CHARS,
     UNREACHABLE_MESSAGE,
@@ -153,6 +154,7 @@ class _Watch:
     answers: dict[str, Any] = field(default_factory=dict)
     state_raw: str | None = None  # requestState as the server wrote it
     retry_key: str | None = None
+    urls: frozenset[str] = frozenset()  # the URLs the last round asked to open
 
 
 class WrapCore:
@@ -204,7 +206,8 @@ class WrapCore:
         self._watch: dict[str, _Watch] = {}  # host id key -> watch
         self._retries: dict[str, str] = {}  # proxy retry id key -> host id key
         self._dead: set[str] = set()  # proxy retry id keys whose late answers are dropped
-        self.required = RequiredFlows(lambda: next(self._ids), self.prefix, self._requester_params, max_rounds)
+        no_flow = partial(self._requester_params, flow=False)  # the -32042 flows are §2.8's, not §2.9's
+        self.required = RequiredFlows(lambda: next(self._ids), self.prefix, no_flow, max_rounds)
 
     # -- host -> server ---------------------------------------------------------------------
 
@@ -375,9 +378,10 @@ class WrapCore:
                 return [CompleteTray(eid)]
         return [ToHost(line)]
 
-    def _requester_params(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _requester_params(self, params: dict[str, Any], *, flow: bool = True) -> dict[str, Any]:
         """The tray's ``elicitation/create`` params: the server's, with our requester identity
-        (§2.6) replacing any ``elicit-tray/requester`` the server put there."""
+        (§2.6) replacing any ``elicit-tray/requester`` the server put there, and, for a URL
+        request with ``flow``, the session's flow (§2.9)."""
         out = dict(params)
         meta = dict(out.get("_meta") or {}) if isinstance(out.get("_meta"), dict) else {}
         requester: dict[str, Any] = {}
@@ -388,6 +392,9 @@ class WrapCore:
                 requester[dst] = value[:MAX_REQUESTER_CHARS]
         requester["clientName"] = self.identity.client_name()
         meta[REQUESTER_KEY] = requester
+        meta.pop(FLOW_KEY, None)  # a server's own is never passed on
+        if flow and out.get("mode") == "url":  # every URL round of this session is one flow (§2.9)
+            meta[FLOW_KEY] = self.prefix + "flow"
         out["_meta"] = meta
         return out
 
@@ -449,7 +456,7 @@ class WrapCore:
             if isinstance(item, dict) and item.get("mode", "url") == "url":
                 eid = item.get("elicitationId")
                 ticket = self._new_ticket(_Ticket("notice", url_id=eid if isinstance(eid, str) else None))
-                actions.append(AskTray(ticket, self._requester_params(item)))
+                actions.append(AskTray(ticket, self._requester_params(item, flow=False)))
         actions.append(ToHost(line))
         return actions
 
@@ -491,7 +498,12 @@ class WrapCore:
                     )
                 ]
             return [ToHost(data)]
-        watch.rounds += 1
+        urls = frozenset(
+            p["url"] for p in owned_keys.values() if p.get("mode") == "url" and isinstance(p.get("url"), str)
+        )
+        if not (len(urls) == len(owned_keys) and urls <= watch.urls):
+            watch.rounds += 1  # a URL round asked again (not done yet) is paced by the user: not counted
+        watch.urls = urls
         if watch.rounds > self.max_rounds:
             del self._watch[host_key]
             return [
