@@ -90,6 +90,10 @@
         <translation>توقف المؤقت</translation>
     </message>
     <message>
+        <source>This request is cancelled in {seconds} seconds. Press any key in this window to stop the timer.</source>
+        <translation>سيُلغى هذا الطلب بعد {seconds} ثانية. اضغط أي مفتاح في هذه النافذة لإيقاف المؤقت.</translation>
+    </message>
+    <message>
         <source>This request is no longer waiting: the program that asked has cancelled it or gone away. Nothing was sent. This window closes by itself.</source>
         <translation>لم يعد هذا الطلب قيد الانتظار: ألغاه البرنامج الذي طلبه أو توقف. لم يُرسَل شيء. ستُغلق هذه النافذة تلقائيًا.</translation>
     </message>
@@ -100,6 +104,10 @@
 </context>
 <context>
     <name>FormDialog</name>
+    <message>
+        <source>{field}: {error}</source>
+        <translation>{field}: {error}</translation>
+    </message>
     <message>
         <source>&amp;Accept</source>
         <extracomment>Titles longer than this (characters) put every label above its field. Rows built before the dialog is first shown (more than a screen holds). Rows built per event-loop turn after that.</extracomment>

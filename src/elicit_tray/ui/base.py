@@ -45,6 +45,7 @@ from .labels import (
     warning_label,
     window_title,
 )
+from .notice import SpokenNotice
 from .sizing import PREFERRED_WIDTH, Sizing, box_content, capped_box
 from .style import error_css, warning_css
 from .widgets import mnemonic_letter
@@ -156,6 +157,8 @@ class ElicitationDialog(QDialog):
         self.setWindowFlag(Qt.WindowType.WindowStaysOnTopHint, True)
         self.setObjectName("elicitation-dialog")
         self.setMinimumWidth(320)
+        #: What screen readers are told at the moment it happens (:mod:`~.notice`).
+        self.notice = SpokenNotice(self)
 
         # Who asks stays in view on top and the buttons at the bottom; everything between
         # scrolls, so nothing is cut off on a small or scaled screen, and a long message scrolls
@@ -416,6 +419,7 @@ class ElicitationDialog(QDialog):
         self.countdown_label = self.countdown.label
         self.buttons.insertWidget(1, self.countdown.label)
         self.countdown.expired.connect(lambda: self.finish(Cancelled("timeout")))
+        self.countdown.warned.connect(self.notice.say)  # before the end, wherever the focus is
         self.countdown.start()
 
     def stop_timeout(self) -> None:
@@ -507,14 +511,18 @@ class ElicitationDialog(QDialog):
             if button is not None:
                 button.setEnabled(False)
                 button.hide()
-        self.show_status(
-            translate(
-                "Dialog",
-                "This request is no longer waiting: the program that asked has cancelled it "
-                "or gone away. Nothing was sent. This window closes by itself.",
-            )
+        gone = translate(
+            "Dialog",
+            "This request is no longer waiting: the program that asked has cancelled it "
+            "or gone away. Nothing was sent. This window closes by itself.",
         )
+        self.show_status(gone)
+        # Screen readers read Close with the reason as its description when it takes the focus;
+        # a dialog that is not the active window says it through its notice (:mod:`~.notice`).
+        self.close_button.setAccessibleDescription(gone)
         self.close_button.show()
+        if not self.isActiveWindow():
+            self.notice.say(gone)
         self.close_button.setFocus()
         QTimer.singleShot(EXPIRED_CLOSE_MS, self, self.close)  # nothing to decide any more; don't pile up
 

@@ -22,7 +22,7 @@ from ..schema import FieldSpec, FormSpec, build_content, looks_secret, validate_
 from .a11y import describes
 from .arming import ARM_DELAY_MS
 from .base import ElicitationDialog
-from .form_row import ErrorLabels, FormRow, spoken
+from .form_row import ErrorLabels, FormRow, sentences, spoken
 from .i18n import translate, translated
 from .labels import announce, plain_label, warning_label
 from .registry import WidgetRegistry, registry
@@ -202,10 +202,13 @@ class FormDialog(ElicitationDialog):
                     self._validate()
                 break
 
-    def _validate(self) -> list[FormRow]:
-        """Update every error label and the Accept button; return the invalid rows."""
+    def _validate(self, *, tell: bool = True) -> list[FormRow]:
+        """Update every error label and the Accept button; return the invalid rows. An error that
+        appears while the user fills the form (a field left invalid, a choice too many) is said
+        to screen readers at once (``tell``; a failed submit says its own: :meth:`attempt_submit`)."""
         invalid = []
         grew = False
+        appeared: list[str] = []
         for row in self.rows.values():
             _value, problem = row.current()
             if problem and not row.revealed and row.adapter.reveal_now():
@@ -213,6 +216,8 @@ class FormDialog(ElicitationDialog):
             if problem:
                 invalid.append(row)
             shown = translated(problem) if (problem and row.revealed) else ""
+            if shown and not row.error_text:
+                appeared.append(translate("FormDialog", "{field}: {error}").format(field=row.spec.title, error=shown))
             if row.error_text != (("⚠ " + shown) if shown else ""):
                 row.error.setText(("⚠ " + shown) if shown else "")  # made here the first time
                 if shown and row.error.isHidden():
@@ -229,6 +234,8 @@ class FormDialog(ElicitationDialog):
                 for widget in row.described():
                     widget.setAccessibleDescription(said)
         self._invalid = invalid
+        if tell and appeared and self.isVisible() and self.outcome is None and not self.expired:
+            self.notice.say(" ".join(sentences(text) for text in appeared))
         self.refresh()
         if not any(row.error_text for row in invalid) and self.status_label.text() in self._correct_texts():
             self.hide_status()  # "Please correct…" goes once nothing is highlighted any more
@@ -268,7 +275,7 @@ class FormDialog(ElicitationDialog):
             return False
         for row in self.rows.values():
             row.revealed = True
-        invalid = self._validate()
+        invalid = self._validate(tell=False)
         if invalid:
             first = invalid[0]
             status = self._correct_texts()[0 if len(invalid) == 1 else 1]

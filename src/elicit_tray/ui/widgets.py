@@ -577,6 +577,11 @@ class MultiSelect(FieldWidget):
             return None, None
         return chosen, None
 
+    def reveal_now(self) -> bool:
+        """A choice over ``maxItems`` shows its error at once: the user has just made it."""
+        limit = self.spec.max_items
+        return limit is not None and sum(b.isChecked() for b in self.boxes) > limit
+
     def set_value(self, value: Any) -> None:
         for box in self.boxes:
             box.blockSignals(True)
