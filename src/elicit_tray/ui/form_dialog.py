@@ -28,6 +28,7 @@ from .labels import announce, plain_label, warning_label
 from .registry import WidgetRegistry, registry
 from .sizing import FormLayout, box_content, laid_out
 from .style import error_css
+from .typed_patterns import typed_patterns
 from .widgets import assign_mnemonics, mnemonic_letter
 
 __all__ = ["FormDialog", "FIRST_ROWS", "LATER_ROWS", "SLICE_S"]
@@ -75,6 +76,8 @@ class FormDialog(ElicitationDialog):
         (a second request raises ``RuntimeError``): a frame serves one request in its life."""
         self._show_request(request)
         self.spec = request.form
+        if any(f.pattern is not None for f in self.spec.fields):  # a typed value's check answered late
+            typed_patterns().answered.connect(self._validate, Qt.ConnectionType.QueuedConnection)
 
         #: Property names of the fields the secret warning names (judged by name, title and kind).
         self.secret_fields = [f.name for f in self.spec.fields if looks_secret(f)]
@@ -273,6 +276,7 @@ class FormDialog(ElicitationDialog):
         """Validate everything; send ``accept`` if valid and armed. Returns whether it was sent."""
         if self.outcome is not None or self.expired:
             return False
+        typed_patterns().settle()  # the values as typed, not "still being checked"
         for row in self.rows.values():
             row.revealed = True
         invalid = self._validate()

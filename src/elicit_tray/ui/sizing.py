@@ -200,8 +200,8 @@ class Sizing:
         """Content grew (an error, a status line): grow the window so it shows, never shrink;
         the buttons stay on screen. Nothing happens while the window is hidden."""
         window = self.window
-        screen = self._screen_height()
-        if screen is not None and window.height() >= int(screen * SCREEN_SHARE):
+        screen_height = self._screen_height()
+        if screen_height is not None and window.height() >= int(screen_height * SCREEN_SHARE):
             return  # as tall as a window gets (needed_height's cap): nothing to measure
         if window.isVisible():
             laid_out(box_content(self.scroll)).activate()
