@@ -976,6 +976,10 @@
         <translation>أدخل عنوانًا كاملًا مع مخططه، مثل https://example.com/.</translation>
     </message>
     <message>
+        <source>The value is still being checked against the expected pattern.</source>
+        <translation>لا يزال التحقق من القيمة مقابل النمط المتوقع جاريًا.</translation>
+    </message>
+    <message>
         <source>The value could not be checked against the expected pattern in time.</source>
         <translation>تعذّر التحقق من القيمة مقابل النمط المتوقع في الوقت المحدد.</translation>
     </message>

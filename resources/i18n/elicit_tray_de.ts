@@ -985,6 +985,10 @@
         <translation>Ganze Zahl zwischen {low} und {high}.</translation>
     </message>
     <message>
+        <source>The value is still being checked against the expected pattern.</source>
+        <translation>Der Wert wird noch mit dem erwarteten Muster abgeglichen.</translation>
+    </message>
+    <message>
         <source>The value could not be checked against the expected pattern in time.</source>
         <translation>Der Wert konnte nicht rechtzeitig mit dem erwarteten Muster abgeglichen werden.</translation>
     </message>

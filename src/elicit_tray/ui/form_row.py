@@ -25,6 +25,7 @@ from ..schema import FieldSpec, check_value, describe_constraints
 from .a11y import describes
 from .i18n import translated
 from .labels import WrappingLabel, plain_label
+from .typed_patterns import typed_patterns
 
 if TYPE_CHECKING:
     from .widgets import FieldWidget
@@ -221,9 +222,10 @@ class FormRow:
 
     def current(self) -> tuple[Any, str | None]:
         """``(value, problem)`` of the field now: the adapter's parse error, else the schema
-        layer's :func:`~elicit_tray.schema.check_value` message, else ``None``."""
+        layer's :func:`~elicit_tray.schema.check_value` message, else ``None``. A ``pattern``
+        verdict not known yet is not waited for (:mod:`~.typed_patterns`)."""
         value, parse_error = self.adapter.value()
-        return value, parse_error or check_value(self.spec, value)
+        return value, parse_error or check_value(self.spec, value, pattern_check=typed_patterns().verdict)
 
 
 class ErrorLabels(Mapping[str, QLabel]):

@@ -17,6 +17,8 @@ __all__ = ["PREFERRED_WIDTH", "FormLayout", "Sizing", "box_content", "capped_box
 
 #: Width of a dialog in pixels before the user resizes it (text wraps within it).
 PREFERRED_WIDTH = 540
+#: Most of the screen's available height a dialog takes by itself (beyond it the content scrolls).
+SCREEN_SHARE = 0.9
 
 
 def capped_box(content: QWidget, name: str) -> QScrollArea:
@@ -144,7 +146,7 @@ class Sizing:
         return screen.availableGeometry().height() if screen else None
 
     def needed_height(self, width: int) -> int:
-        """The window height that shows all content at ``width``, capped at 90% of the screen."""
+        """The window height that shows all content at ``width``, capped at :data:`SCREEN_SHARE` of the screen."""
         layout = laid_out(self.window)
         margins = layout.contentsMargins()
         # Measured as if the scroll bar were there: text measured at the full width would wrap
@@ -156,7 +158,7 @@ class Sizing:
         buttons = self.buttons.sizeHint().height() + layout.spacing()
         height = header + needed + buttons + margins.top() + margins.bottom() + 2
         screen = self._screen_height()
-        return height if screen is None else min(height, int(screen * 0.9))
+        return height if screen is None else min(height, int(screen * SCREEN_SHARE))
 
     def fit_box(self, box: QScrollArea, inner: int, share: float) -> None:
         """Give ``box`` the height its content needs at width ``inner``, up to ``share`` of the
@@ -198,6 +200,9 @@ class Sizing:
         """Content grew (an error, a status line): grow the window so it shows, never shrink;
         the buttons stay on screen. Nothing happens while the window is hidden."""
         window = self.window
+        screen_height = self._screen_height()
+        if screen_height is not None and window.height() >= int(screen_height * SCREEN_SHARE):
+            return  # as tall as a window gets (needed_height's cap): nothing to measure
         if window.isVisible():
             laid_out(box_content(self.scroll)).activate()
             needed = self.needed_height(window.width())
