@@ -31,6 +31,7 @@ FORM = {
 HOLD = {"message": "hold-me", "requestedSchema": {"type": "object", "properties": {}}}
 FORGED = "2026-01-01 00:00:00,000 elicit_tray.app WARNING forged"
 BASHRC = b"# .bashrc\nexport PS1='$ '\n"
+WINDOW_LINE = re.compile(r"\[tray\] window \d+ (shown: \w+|round: \w+|gone)")
 STAMPED = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} elicit_tray\.[\w.]+ (INFO|WARNING|ERROR|DEBUG) ")
 
 
@@ -93,8 +94,8 @@ def test_a_journal_symlink_to_bashrc_is_never_written_and_stderr_has_no_value_an
     assert any(line.endswith(" -> Accepted(content=<1 field(s): phrase>)") for line in lines), err
     assert any(line.endswith("dialog r1 answered: accept") for line in lines), err  # the kind, never a value
     assert any(line.endswith(f"request 2 cancelled by the requester: bye\\n{FORGED}\\r\\u2028x") for line in lines), err
-    for line in lines:  # every line is a stamped record, the listening notice or a traceback line
-        assert STAMPED.match(line) or line.startswith("elicit-tray ") or line.startswith("  | "), line
+    for line in lines:  # a stamped record, the listening notice, a traceback line or the scripted user's window line
+        assert STAMPED.match(line) or line.startswith(("elicit-tray ", "  | ")) or WINDOW_LINE.fullmatch(line), line
     assert not any(line.startswith(FORGED) for line in lines)
 
 
