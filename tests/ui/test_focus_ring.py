@@ -104,7 +104,9 @@ def test_the_read_only_url_box_is_marked_when_focused(qtbot):
         QPoint(rect.right() + FOCUS_MARGIN, rect.center().y()),
     ):
         assert image.pixelColor(point).name() == ring.name(), point
+    gap = QPoint(rect.center().x(), rect.top() - 1)  # between the ring and the box's own edge
     assert _ring_check(window, box) == []
+    assert grab(window).pixelColor(gap) == image.pixelColor(gap)  # unfocused now: the same
 
 
 def test_the_ring_follows_the_focus_and_leaves_with_it(qtbot):

@@ -22,7 +22,6 @@ from PySide6.QtGui import (
     QPalette,
     QPen,
     QRegion,
-    QResizeEvent,
     QStyleHints,
 )
 from PySide6.QtWidgets import (
@@ -435,20 +434,18 @@ class FocusRing(QFocusFrame):
     :data:`FOCUS_MARGIN` outside its edge: on the background, so its pixels differ by 3:1 from
     the same pixels unfocused, whatever the control draws itself. A ``QFocusFrame`` (Qt keeps it
     on the control as it moves, resizes or scrolls, and out of the accessibility tree); only the
-    ring's pixels are part of it (a mask), so it never covers the control."""
+    frame's margin is part of it (the style's mask), so it never covers the control."""
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        """Fill the ring (the whole masked area) in the focus colour."""
-        painter = QPainter(self)
-        painter.fillRect(self.rect(), focus_color(self.palette()))
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        """Keep the mask to the ring."""
-        super().resizeEvent(event)
+        """Fill the outer :data:`FOCUS_WIDTH` px of the frame in the focus colour; the pixels
+        between the ring and the control are left as they are (the frame's mask, the style's,
+        is the whole margin)."""
         outer = self.rect()
-        self.setMask(
-            QRegion(outer).subtracted(QRegion(outer.adjusted(FOCUS_WIDTH, FOCUS_WIDTH, -FOCUS_WIDTH, -FOCUS_WIDTH)))
-        )
+        ring = QRegion(outer).subtracted(QRegion(outer.adjusted(FOCUS_WIDTH, FOCUS_WIDTH, -FOCUS_WIDTH, -FOCUS_WIDTH)))
+        painter = QPainter(self)
+        painter.setClipRegion(ring)
+        painter.fillRect(outer, focus_color(self.palette()))
+        painter.end()
 
 
 class _FocusFollower(QObject):
