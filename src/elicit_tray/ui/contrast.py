@@ -10,6 +10,7 @@ the ratio (WCAG 2.2: 1.4.3 text 4.5:1, 1.4.11 boundaries and focus indicators 3:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from PySide6.QtGui import QColor
 
@@ -58,24 +59,33 @@ def reach(start: QColor, toward: QColor | None, against: Iterable[QColor], targe
     against every colour of ``against``: ``start`` itself when it has.
 
     ``toward`` None (or a ``toward`` that never gets there): black and white are tried as well,
-    first the one with more contrast against ``against``. When no colour on either way reaches ``target`` (against
-    colours that span the whole range), the one with the best worst-case ratio is returned.
-    Raises ``ValueError`` when ``against`` is empty."""
-    backgrounds = [QColor(c) for c in against]
+    first the one with more contrast against ``against``. When no colour on either way reaches
+    ``target`` (against colours that span the whole range), the one with the best worst-case
+    ratio is returned. Alpha is ignored. Raises ``ValueError`` when ``against`` is empty.
+
+    Answers are remembered (a style asks for the same few on every paint of every control)."""
+    backgrounds = tuple(QColor(c).rgb() for c in against)
     if not backgrounds:
         raise ValueError("reach() needs a colour to contrast against")
-    start = QColor(start.red(), start.green(), start.blue())
+    return QColor(_reach(start.rgb(), None if toward is None else toward.rgb(), backgrounds, target))
+
+
+@lru_cache(maxsize=512)
+def _reach(start_rgb: int, toward_rgb: int | None, against_rgb: tuple[int, ...], target: float) -> int:
+    """:func:`reach` on ``QColor.rgb()`` values; returns one."""
+    backgrounds = [QColor(rgb) for rgb in against_rgb]
+    start = QColor(start_rgb)
     if _worst(start, backgrounds) >= target:
-        return start
+        return start.rgb()
     extremes = sorted((QColor("#000000"), QColor("#ffffff")), key=lambda end: -_worst(end, backgrounds))
-    ends = ([QColor(toward)] if toward is not None else []) + extremes
+    ends = ([QColor(toward_rgb)] if toward_rgb is not None else []) + extremes
     best, best_ratio = start, _worst(start, backgrounds)
     for end in ends:
         for step in range(1, _STEPS + 1):
             color = blend(start, end, step / _STEPS)
             ratio = _worst(color, backgrounds)
             if ratio >= target:
-                return color
+                return color.rgb()
             if ratio > best_ratio:
                 best, best_ratio = color, ratio
-    return best
+    return best.rgb()

@@ -152,18 +152,34 @@ def _colors(palette: QPalette, *roles: QPalette.ColorRole) -> list[QColor]:
     return [palette.color(role) for role in roles]
 
 
+#: (what, the palette's ``cacheKey()``, high contrast) -> the solved colour: the style asks for
+#: an edge colour on every paint of every control, and a palette's key changes with its colours.
+_solved: dict[tuple[str, int, bool], QColor] = {}
+
+
+def _remember(key: tuple[str, int, bool], color: QColor) -> None:
+    if len(_solved) >= 256:
+        _solved.clear()
+    _solved[key] = color
+
+
 def control_outline(palette: QPalette) -> QColor:
     """The edge of a text field, spin box, drop-down, button or checkbox/radio indicator: the
     style's own (the window colour darkened, as Fusion draws it), moved towards the text colour
     until it has 3:1 (with a margin) against the window, the field and the button background
     (a dark GTK theme gave #232323 on #353535, 1.3:1; a high-contrast one #000 on #000). With
     the system's high-contrast preference: the text colour. Raises nothing."""
-    text = palette.color(_Role.WindowText)
-    if high_contrast():
-        return text
-    window = palette.color(_Role.Window)
-    against = _colors(palette, _Role.Window, _Role.Base, _Role.Button)
-    return reach(window.darker(140), text, against, _OUTLINE_TARGET)
+    key = ("outline", palette.cacheKey(), high_contrast())
+    found = _solved.get(key)
+    if found is None:
+        text = palette.color(_Role.WindowText)
+        if key[2]:
+            found = text
+        else:
+            against = _colors(palette, _Role.Window, _Role.Base, _Role.Button)
+            found = reach(palette.color(_Role.Window).darker(140), text, against, _OUTLINE_TARGET)
+        _remember(key, found)
+    return QColor(found)
 
 
 def focus_color(palette: QPalette) -> QColor:
@@ -171,8 +187,13 @@ def focus_color(palette: QPalette) -> QColor:
     has 3:1 (with a margin) against every background a control sits on or has (window, field,
     button, alternate base), so that the ring's pixels differ by 3:1 from the same pixels
     unfocused (the ring is drawn on the background). Raises nothing."""
-    against = _colors(palette, _Role.Window, _Role.Base, _Role.Button, _Role.AlternateBase)
-    return reach(palette.color(_Role.Highlight), palette.color(_Role.WindowText), against, _FOCUS_TARGET)
+    key = ("focus", palette.cacheKey(), False)
+    found = _solved.get(key)
+    if found is None:
+        against = _colors(palette, _Role.Window, _Role.Base, _Role.Button, _Role.AlternateBase)
+        found = reach(palette.color(_Role.Highlight), palette.color(_Role.WindowText), against, _FOCUS_TARGET)
+        _remember(key, found)
+    return QColor(found)
 
 
 def _worst(color: QColor, against: list[QColor]) -> float:
@@ -282,7 +303,19 @@ def readable_palette(palette: QPalette) -> QPalette | None:
 
 class _PaletteKeeper(QObject):
     """Keeps the application palette readable (:func:`readable_palette`) whenever it changes:
-    the system's theme, a ``--theme`` or a test sets one."""
+    the system's theme, a ``--theme`` or a test sets one. Told by ``paletteChanged`` where Qt
+    still has it (an application-wide event filter would see every event of every widget, a
+    Python call each: 1.6 ms per repaint of a form); else by that filter."""
+
+    def __init__(self, app: QApplication):
+        super().__init__(app)
+        if hasattr(app, "paletteChanged"):
+            app.paletteChanged.connect(self._changed)
+        else:  # a Qt without the deprecated signal
+            app.installEventFilter(self)
+
+    def _changed(self, _palette: QPalette) -> None:
+        keep_palette_readable()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Re-check on every application palette change; never consumes the event."""
@@ -328,7 +361,7 @@ _EDGED_COMPLEX = (QStyle.ComplexControl.CC_SpinBox, QStyle.ComplexControl.CC_Com
 class OutlinedIndicators(QProxyStyle):
     """The platform's style, with the boundary of every text field, spin box, drop-down, framed
     view, button and checkbox/radio indicator drawn again in :func:`control_outline`, so that it
-    has 3:1 contrast in every palette, and room for the focus ring (:class:`FocusRing`)."""
+    has 3:1 contrast in every palette."""
 
     _OUTLINED = (QStyle.PrimitiveElement.PE_IndicatorCheckBox, QStyle.PrimitiveElement.PE_IndicatorRadioButton)
 
@@ -337,27 +370,6 @@ class OutlinedIndicators(QProxyStyle):
         super().__init__(base)
         #: (direction, text colour) -> the one clear-button icon handed to every line edit
         self._clear_icons: dict[tuple[bool, int], QIcon] = {}
-
-    def pixelMetric(
-        self, metric: QStyle.PixelMetric, option: QStyleOption | None = None, widget: QWidget | None = None
-    ) -> int:
-        """The focus frame's margin is the ring's (:data:`FOCUS_MARGIN`); the rest: the base's."""
-        if metric in (QStyle.PixelMetric.PM_FocusFrameHMargin, QStyle.PixelMetric.PM_FocusFrameVMargin):
-            return FOCUS_MARGIN
-        return super().pixelMetric(metric, option, widget)
-
-    def styleHint(
-        self,
-        hint: QStyle.StyleHint,
-        option: QStyleOption | None = None,
-        widget: QWidget | None = None,
-        return_data: QStyleHintReturn | None = None,
-    ) -> int:
-        """The focus frame sits above the control's parents, in the window or the scroll area's
-        viewport, so a container's edge does not clip the ring; the rest: the base's."""
-        if hint == QStyle.StyleHint.SH_FocusFrame_AboveWidget:
-            return 1
-        return super().styleHint(hint, option, widget, return_data)
 
     def standardIcon(
         self,
@@ -429,6 +441,33 @@ class OutlinedIndicators(QProxyStyle):
             _edge(painter, option.rect, control_outline(option.palette))
 
 
+class _RingStyle(QProxyStyle):
+    """The focus ring's own style (Fusion underneath): its margin is :data:`FOCUS_MARGIN`, and
+    it sits above the control's parents, in the window or the scroll area's viewport, so a
+    container's edge does not clip it. The ring's alone: overriding these in the application's
+    style would put a Python call in each of the thousands of metric look-ups per paint."""
+
+    def pixelMetric(
+        self, metric: QStyle.PixelMetric, option: QStyleOption | None = None, widget: QWidget | None = None
+    ) -> int:
+        """The margin is :data:`FOCUS_MARGIN`; the rest: the base's."""
+        if metric in (QStyle.PixelMetric.PM_FocusFrameHMargin, QStyle.PixelMetric.PM_FocusFrameVMargin):
+            return FOCUS_MARGIN
+        return super().pixelMetric(metric, option, widget)
+
+    def styleHint(
+        self,
+        hint: QStyle.StyleHint,
+        option: QStyleOption | None = None,
+        widget: QWidget | None = None,
+        return_data: QStyleHintReturn | None = None,
+    ) -> int:
+        """Above the control's parents; the rest: the base's."""
+        if hint == QStyle.StyleHint.SH_FocusFrame_AboveWidget:
+            return 1
+        return super().styleHint(hint, option, widget, return_data)
+
+
 class FocusRing(QFocusFrame):
     """A ring :data:`FOCUS_WIDTH` wide in :func:`focus_color` around the focused control,
     :data:`FOCUS_MARGIN` outside its edge: on the background, so its pixels differ by 3:1 from
@@ -456,6 +495,7 @@ class _FocusFollower(QObject):
     def __init__(self, app: QApplication):
         super().__init__(app)
         self._ring: FocusRing | None = None
+        self._style = _RingStyle("fusion")
         app.focusChanged.connect(self._moved)
 
     def _moved(self, _old: QWidget | None, new: QWidget | None) -> None:
@@ -466,6 +506,7 @@ class _FocusFollower(QObject):
             return
         if ring is None:
             ring = self._ring = FocusRing()  # parented by setWidget: goes with the window it is in
+            ring.setStyle(self._style)
         ring.setWidget(new)
 
 
@@ -478,6 +519,6 @@ def install_style() -> None:
     if not isinstance(app.style(), OutlinedIndicators):
         app.setStyle(OutlinedIndicators(app.style().name()))
     if app.findChild(_PaletteKeeper) is None:
-        app.installEventFilter(_PaletteKeeper(app))
+        _PaletteKeeper(app)
         _FocusFollower(app)
     keep_palette_readable()
