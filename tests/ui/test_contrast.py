@@ -26,13 +26,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elicit_tray.ui.contrast import reach
 from elicit_tray.ui.style import (
     CONTROL_CONTRAST,
     TEXT_CONTRAST,
     OutlinedIndicators,
     contrast_ratio,
     control_outline,
+    focus_color,
     install_style,
+    readable_palette,
 )
 from tests.ui.pixels import (
     PALETTE_NAMES,
@@ -193,3 +196,50 @@ def test_a_placeholder_never_looks_like_typed_text(qtbot, system_palette):
     typed, placeholder = inks
     assert contrast_ratio(placeholder, commonest(image, rect_in(window, mail).adjusted(3, 3, -3, -3))) >= TEXT_CONTRAST
     assert contrast_ratio(typed, placeholder) >= 1.5, (typed.name(), placeholder.name())
+
+
+def test_the_solver_moves_a_colour_only_as_far_as_the_ratio_needs():
+    grey, black, white, window = QColor("#ababab"), QColor("#000000"), QColor("#ffffff"), QColor("#efefef")
+    # Fusion's light field border, 2.0:1 on white: towards black until 3.6:1 against both
+    assert reach(grey, black, [white, window], 3.6).name() == "#7b7b7b"
+    assert reach(QColor("#7b7b7b"), black, [white, window], 3.6).name() == "#7b7b7b"  # already there
+    # unreachable (5:1 against both black and white): the best worst case on the way
+    best = reach(QColor("#808080"), None, [black, white], 5.0)
+    assert round(min(contrast_ratio(best, black), contrast_ratio(best, white)), 2) == 4.54
+    with pytest.raises(ValueError):
+        reach(grey, black, [], 3.0)
+
+
+@pytest.mark.parametrize(
+    ("name", "outline", "ring", "placeholder", "highlight", "button_text"),
+    [
+        ("fusion-light", "#7b7b7b", "#2978aa", "#6a6a6a", "#2978aa", "#000000"),
+        ("theme-dark", "#86888a", "#4488b3", "#9aa0a6", "#2978aa", "#e8eaed"),
+        ("theme-high-contrast", "#686868", "#ffff00", "#797979", "#ffff00", "#ffff00"),
+        ("gtk-adwaita-dark", "#8b8b8b", "#5a86bb", "#9d9d9d", "#15539e", "#ffffff"),
+        # no readable placeholder fainter than Darcula's text on its window: one brighter
+        ("darcula", "#aeaeae", "#98a6bf", "#eff2f4", "#2f65ca", "#ffffff"),
+    ],
+)
+def test_the_solved_colours_of_each_palette(qapp, name, outline, ring, placeholder, highlight, button_text):
+    install_style()
+    given = palette(name)
+    fixed = readable_palette(given) or given
+    got = (
+        control_outline(fixed).name(),
+        focus_color(fixed).name(),
+        fixed.color(QPalette.ColorRole.PlaceholderText).name(),
+        fixed.color(QPalette.ColorRole.Highlight).name(),
+        fixed.color(QPalette.ColorRole.ButtonText).name(),
+    )
+    assert got == (outline, ring, placeholder, highlight, button_text)
+    assert readable_palette(fixed) is None  # solved once, nothing more to change
+
+
+def test_with_the_systems_high_contrast_preference_edges_take_the_text_colour(qapp, monkeypatch):
+    import elicit_tray.ui.style as style
+
+    given = palette("theme-high-contrast")
+    assert control_outline(given).name() == "#686868"
+    monkeypatch.setattr(style, "high_contrast", lambda: True)
+    assert control_outline(given).name() == "#ffffff"

@@ -263,8 +263,11 @@ def _text_fixes(palette: QPalette) -> list[tuple[QPalette.ColorRole, QColor]]:
         (_Role.Text, [palette.color(_Role.Base)]),
         (_Role.ButtonText, _button_fills(palette)),
     ):
-        if _worst(palette.color(role), against) < _TEXT_TARGET:
-            fixes.append((role, reach(palette.color(role), None, against, _TEXT_TARGET)))
+        own = palette.color(role)
+        if _worst(own, against) < _TEXT_TARGET:
+            better = reach(own, None, against, _TEXT_TARGET)
+            if better.rgb() != own.rgb():  # none has it (white on a light hovered button): as it is
+                fixes.append((role, better))
     return fixes
 
 
@@ -295,7 +298,7 @@ def readable_palette(palette: QPalette) -> QPalette | None:
             (_Role.PlaceholderText, placeholder_color(view)),
             (_Role.Highlight, _selection_color(view)),
         ):
-            if maybe is not None:
+            if maybe is not None and maybe.rgba() != view.color(group, role).rgba():
                 fixed.setColor(group, role, maybe)
                 changed = True
     return fixed if changed else None
