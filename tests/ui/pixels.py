@@ -74,9 +74,17 @@ def palette(name: str) -> QPalette:
     return result
 
 
-def grab(window: QWidget, rect: QRect | None = None) -> QImage:
+def grab(window: QWidget, rect: QRect | None = None, *, scale: int = 1) -> QImage:
     """The window as drawn (only ``rect`` of it, when given: the image's origin is then
-    ``rect``'s top left), in 32-bit RGB."""
+    ``rect``'s top left), in 32-bit RGB; with ``scale`` 2 as on a 200% display (``rect``
+    ignored; image pixels = logical pixels x 2)."""
+    if scale != 1:
+        from PySide6.QtGui import QPixmap
+
+        pixmap = QPixmap(window.size() * scale)
+        pixmap.setDevicePixelRatio(scale)
+        window.render(pixmap)
+        return pixmap.toImage().convertToFormat(QImage.Format.Format_RGB32)
     shot = window.grab() if rect is None else window.grab(rect)
     return shot.toImage().convertToFormat(QImage.Format.Format_RGB32)
 
@@ -116,7 +124,7 @@ def text_contrast(image: QImage, rect: QRect) -> tuple[float, str, str]:
     return contrast_ratio(ink, background), ink.name(), background.name()
 
 
-def edge_contrast(image: QImage, rect: QRect, *, inside: bool = True) -> tuple[float, list[str]]:
+def edge_contrast(image: QImage, rect: QRect, *, inside: bool = True, scale: int = 1) -> tuple[float, list[str]]:
     """The weaker of a control's top and left edges: on each, the edge pixel (the outer two
     rows) with the most contrast against the pixel 2 px outside, and that edge pixel's contrast
     against the background outside and, on the left with ``inside``, against the control's own
@@ -124,15 +132,15 @@ def edge_contrast(image: QImage, rect: QRect, *, inside: bool = True) -> tuple[f
     to set it apart from the window); returns the
     smallest of those and the colours read (outside, edge, inside per side)."""
     probes = [  # (outside, edge pixels, inside) as points
-        (QPoint(rect.left() + rect.width() * 3 // 4 - 8, rect.top() - 2), "top"),
-        (QPoint(rect.left() - 2, rect.top() + rect.height() // 2), "left"),
+        (QPoint(rect.left() + rect.width() * 3 // 4 - 8 * scale, rect.top() - 2 * scale), "top"),
+        (QPoint(rect.left() - 2 * scale, rect.top() + rect.height() // 2), "left"),
     ]
     worst, read = 99.0, []
     for outside, side in probes:
         step = QPoint(0, 1) if side == "top" else QPoint(1, 0)
         out = pixel(image, outside.x(), outside.y())
-        edge_points = [outside + step * k for k in (2, 3)]
-        within = outside + step * 5
+        edge_points = [outside + step * k for k in range(2 * scale, 4 * scale)]
+        within = outside + step * 5 * scale
         edge = max((pixel(image, p.x(), p.y()) for p in edge_points), key=lambda c: contrast_ratio(c, out))
         fill = pixel(image, within.x(), within.y())
         worst = min(worst, contrast_ratio(edge, out))
@@ -142,18 +150,21 @@ def edge_contrast(image: QImage, rect: QRect, *, inside: bool = True) -> tuple[f
     return worst, read
 
 
-def ring_band(rect: QRect) -> Iterator[QPoint]:
+def ring_band(rect: QRect, scale: int = 1) -> Iterator[QPoint]:
     """The pixels the focus ring covers around a control at ``rect``: the
-    :data:`FOCUS_WIDTH` rows :data:`FOCUS_MARGIN` px outside its edge."""
-    outer = rect.adjusted(-FOCUS_MARGIN, -FOCUS_MARGIN, FOCUS_MARGIN, FOCUS_MARGIN)
-    inner = outer.adjusted(FOCUS_WIDTH, FOCUS_WIDTH, -FOCUS_WIDTH, -FOCUS_WIDTH)
+    :data:`FOCUS_WIDTH` rows :data:`FOCUS_MARGIN` px outside its edge (times ``scale``)."""
+    margin, width = FOCUS_MARGIN * scale, FOCUS_WIDTH * scale
+    outer = rect.adjusted(-margin, -margin, margin, margin)
+    inner = outer.adjusted(width, width, -width, -width)
     for y in range(outer.top(), outer.bottom() + 1):
         for x in range(outer.left(), outer.right() + 1):
             if not inner.contains(x, y):
                 yield QPoint(x, y)
 
 
-def ring_failures(focused: QImage, unfocused: QImage, rect: QRect, backgrounds: list[QColor]) -> list[str]:
+def ring_failures(
+    focused: QImage, unfocused: QImage, rect: QRect, backgrounds: list[QColor], *, scale: int = 1
+) -> list[str]:
     """What is wrong with the focus ring around ``rect`` (one line each, at most 5; empty when
     the ring holds). The ring holds when every pixel of :func:`ring_band` has one colour in the
     ``focused`` image (nothing covers it, it is solid), that colour differs by 3:1 from each
@@ -161,8 +172,8 @@ def ring_failures(focused: QImage, unfocused: QImage, rect: QRect, backgrounds: 
     palette's window, field, button and alternate base; not another control's edge or a
     splitter's grip), and it has 3:1 against the unfocused background just beyond the ring."""
     failures = []
-    band = [p for p in ring_band(rect) if focused.rect().contains(p)]
-    if len(band) < sum(1 for _ in ring_band(rect)):
+    band = [p for p in ring_band(rect, scale) if focused.rect().contains(p)]
+    if len(band) < sum(1 for _ in ring_band(rect, scale)):
         failures.append("part of the ring is outside the window")
     kinds = {bg.rgb() for bg in backgrounds}
     colors = Counter(focused.pixel(p.x(), p.y()) for p in band)
@@ -173,7 +184,8 @@ def ring_failures(focused: QImage, unfocused: QImage, rect: QRect, backgrounds: 
             failures.append(f"{point.x()},{point.y()}: {now.name()} in a {ring.name()} ring")
         elif before.rgb() in kinds and contrast_ratio(now, before) < 3.0:
             failures.append(f"{point.x()},{point.y()}: {before.name()} -> {now.name()}")
-    outer = rect.adjusted(-FOCUS_MARGIN - 1, -FOCUS_MARGIN - 1, FOCUS_MARGIN + 1, FOCUS_MARGIN + 1)
+    beyond_margin = FOCUS_MARGIN * scale + 1
+    outer = rect.adjusted(-beyond_margin, -beyond_margin, beyond_margin, beyond_margin)
     for point in (QPoint(outer.center().x(), outer.top()), QPoint(outer.left(), outer.center().y())):
         beyond = pixel(unfocused, point.x(), point.y())
         if contrast_ratio(ring, beyond) < 3.0:

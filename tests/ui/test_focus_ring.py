@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtWidgets import QApplication, QFocusFrame, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import QApplication, QFocusFrame, QLineEdit, QPlainTextEdit, QWidget
 
 from elicit_tray.ui.style import FOCUS_MARGIN, FocusRing, focus_color, install_style
 from tests.ui.pixels import (
     PALETTE_NAMES,
     WINDOWS,
     backgrounds,
+    edge_contrast,
     focusable,
     grab,
     open_window,
@@ -125,3 +126,26 @@ def test_the_ring_follows_the_focus_and_leaves_with_it(qtbot):
     assert rect_in(window, rings[0]) == margin
     second.clearFocus()
     qtbot.waitUntil(lambda: not any(r.isVisible() for r in window.findChildren(QFocusFrame)), timeout=5000)
+
+
+@pytest.mark.parametrize("system_palette", ["fusion-light", "theme-dark", "theme-high-contrast"], indirect=True)
+def test_at_200_percent_the_ring_and_the_edges_scale_with_the_controls(qtbot, system_palette):
+    window = _opened(qtbot, "form")
+    first = QApplication.focusWidget()
+    assert first is not None and first.objectName() == "field-name"
+
+    def doubled(widget: QWidget) -> QRect:
+        rect = rect_in(window, widget)
+        return QRect(rect.x() * 2, rect.y() * 2, rect.width() * 2, rect.height() * 2)
+
+    focused = grab(window, scale=2)
+    first.clearFocus()
+    QApplication.processEvents()
+    unfocused = grab(window, scale=2)
+    assert ring_failures(focused, unfocused, doubled(first), backgrounds(window.palette()), scale=2) == []
+    weak = {}
+    for field in [w for w in focusable(window) if w.objectName().startswith("field-") and isinstance(w, QLineEdit)]:
+        ratio, read = edge_contrast(unfocused, doubled(field), scale=2)
+        if ratio < 3.0:
+            weak[field.objectName()] = (round(ratio, 2), read)
+    assert weak == {}
