@@ -3,10 +3,12 @@ tests/integration/test_contrast_x11.py (run with ``python -m``; the platform and
 from the environment, as for the app).
 
 It prints one JSON line when the dialog is mapped: its X window id, the palette the platform
-gave (window, base, button, alternate base, as ``#rrggbb``), the focus ring's colour, and the
+gave (window, base, button, alternate base, as ``#rrggbb``), the focus ring's colours, and the
 rectangle of each field and
 label in the window (x, y, width, height, logical pixels). Then it answers one JSON line per
-command line: ``state`` (the focused control's object name, or null), ``focus NAME``,
+command line (the focused control's object name, or null, and the ring's colours now, for
+the active and the inactive window):
+``state``, ``focus NAME``,
 ``blur`` (no control focused) and ``quit``.
 """
 
@@ -44,6 +46,16 @@ def _rect(window: QWidget, widget: QWidget) -> list[int]:
     return [top_left.x(), top_left.y(), widget.width(), widget.height()]
 
 
+def rings(palette: QPalette) -> list[str]:
+    """The ring's colour in the active and the inactive colour group (GTK's differ)."""
+    found = []
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+        view = QPalette(palette)
+        view.setCurrentColorGroup(group)
+        found.append(focus_color(view).name())
+    return found
+
+
 def main() -> None:
     """Show the dialog and serve the commands until ``quit`` or the end of stdin."""
     app = QApplication(sys.argv[:1])
@@ -64,7 +76,7 @@ def main() -> None:
     opened = {
         "window": int(dialog.winId()),
         "palette": {name: palette.color(role).name() for name, role in roles.items()},
-        "ring": focus_color(palette).name(),
+        "ring": rings(palette),
         "controls": controls,
         "labels": labels,
     }
@@ -84,7 +96,11 @@ def main() -> None:
             QApplication.focusWidget().clearFocus()
         app.processEvents()
         focused = QApplication.focusWidget()
-        print(json.dumps({"focus": focused.objectName() if focused is not None else None}), flush=True)
+        answer = {
+            "focus": focused.objectName() if focused is not None else None,
+            "ring": rings(dialog.palette()),
+        }
+        print(json.dumps(answer), flush=True)
 
     notifier = QSocketNotifier(sys.stdin.fileno(), QSocketNotifier.Type.Read)
     notifier.activated.connect(command)
