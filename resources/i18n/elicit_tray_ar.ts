@@ -3,6 +3,14 @@
 <context>
     <name>Dialog</name>
     <message>
+        <source>{server} asks through the local program {program}.</source>
+        <translation>يسأل {server} عبر البرنامج المحلي {program}.</translation>
+    </message>
+    <message>
+        <source>{server} asks through the local program {program}: {message}</source>
+        <translation>يسأل {server} عبر البرنامج المحلي {program}: {message}</translation>
+    </message>
+    <message>
         <source>Warning</source>
         <translation>تحذير</translation>
     </message>
@@ -82,6 +90,10 @@
         <translation>توقف المؤقت</translation>
     </message>
     <message>
+        <source>This request is cancelled in {seconds} seconds. Press any key in this window to stop the timer.</source>
+        <translation>سيُلغى هذا الطلب بعد {seconds} ثانية. اضغط أي مفتاح في هذه النافذة لإيقاف المؤقت.</translation>
+    </message>
+    <message>
         <source>This request is no longer waiting: the program that asked has cancelled it or gone away. Nothing was sent. This window closes by itself.</source>
         <translation>لم يعد هذا الطلب قيد الانتظار: ألغاه البرنامج الذي طلبه أو توقف. لم يُرسَل شيء. ستُغلق هذه النافذة تلقائيًا.</translation>
     </message>
@@ -92,6 +104,10 @@
 </context>
 <context>
     <name>FormDialog</name>
+    <message>
+        <source>{field}: {error}</source>
+        <translation>{field}: {error}</translation>
+    </message>
     <message>
         <source>&amp;Accept</source>
         <extracomment>Titles longer than this (characters) put every label above its field. Rows built before the dialog is first shown (more than a screen holds). Rows built per event-loop turn after that.</extracomment>
@@ -846,6 +862,37 @@
     </message>
 </context>
 <context>
+    <name>UrlWaitDialog</name>
+    <message>
+        <source>You agreed to open this address:</source>
+        <translation>وافقت على فتح هذا العنوان:</translation>
+    </message>
+    <message>
+        <source>Open in browser &amp;again</source>
+        <translation>فتح في المتصفح &amp;مرة أخرى</translation>
+    </message>
+    <message>
+        <source>Open the address once more; nothing is sent</source>
+        <translation>فتح العنوان مرة أخرى؛ لا يُرسَل شيء</translation>
+    </message>
+    <message>
+        <source>I have &amp;finished, check again</source>
+        <translation>&amp;انتهيت، تحقّق مجددًا</translation>
+    </message>
+    <message>
+        <source>Tell the server to check whether you have finished</source>
+        <translation>اطلب من الخادم أن يتحقّق مما إذا كنت قد انتهيت</translation>
+    </message>
+    <message>
+        <source>The server says you have not finished yet. Finish in your browser, then choose “I have finished, check again”. Cancel stops.</source>
+        <translation>يقول الخادم إنك لم تنتهِ بعد. أكمِل في متصفحك، ثم اختر «انتهيت، تحقّق مجددًا». «إلغاء» يوقف العملية.</translation>
+    </message>
+    <message>
+        <source>Waiting for the server to tell whether you have finished. If it needs more, this window asks you again. You can close it at any time.</source>
+        <translation>في انتظار أن يخبر الخادم ما إذا كنت قد انتهيت. إن احتاج إلى المزيد، تسألك هذه النافذة مجددًا. يمكنك إغلاقها في أي وقت.</translation>
+    </message>
+</context>
+<context>
     <name>Validation</name>
     <message>
         <source>The server suggested a value that does not fit here; it was left out.</source>
@@ -927,6 +974,10 @@
     <message>
         <source>Enter a full address with its scheme, such as https://example.com/.</source>
         <translation>أدخل عنوانًا كاملًا مع مخططه، مثل https://example.com/.</translation>
+    </message>
+    <message>
+        <source>The value is still being checked against the expected pattern.</source>
+        <translation>لا يزال التحقق من القيمة مقابل النمط المتوقع جاريًا.</translation>
     </message>
     <message>
         <source>The value could not be checked against the expected pattern in time.</source>
@@ -1012,6 +1063,22 @@
 </context>
 <context>
     <name>Widgets</name>
+    <message>
+        <source>Year</source>
+        <translation>السنة</translation>
+    </message>
+    <message>
+        <source>Next month</source>
+        <translation>الشهر التالي</translation>
+    </message>
+    <message>
+        <source>Previous month</source>
+        <translation>الشهر السابق</translation>
+    </message>
+    <message>
+        <source>{month} {year}</source>
+        <translation>{month} {year}</translation>
+    </message>
     <message>
         <source>Invisible characters in this value: {names}. It is exactly: {value}</source>
         <extracomment>Sentinel date meaning "no date" in the date pickers (shown as the empty special text): Qt's earliest picker date, so every date from 0100-01-02 on can be shown. Most characters a line edit holds (Qt's default, 32,767, silently cut longer text).</extracomment>

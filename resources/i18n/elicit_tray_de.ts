@@ -3,6 +3,14 @@
 <context>
     <name>Dialog</name>
     <message>
+        <source>{server} asks through the local program {program}.</source>
+        <translation>{server} fragt über das lokale Programm {program}.</translation>
+    </message>
+    <message>
+        <source>{server} asks through the local program {program}: {message}</source>
+        <translation>{server} fragt über das lokale Programm {program}: {message}</translation>
+    </message>
+    <message>
         <source>Warning</source>
         <translation>Warnung</translation>
     </message>
@@ -82,6 +90,10 @@
         <translation>Zeitgeber angehalten</translation>
     </message>
     <message>
+        <source>This request is cancelled in {seconds} seconds. Press any key in this window to stop the timer.</source>
+        <translation>Diese Anfrage wird in {seconds} Sekunden abgebrochen. Drücken Sie eine beliebige Taste in diesem Fenster, um den Zeitgeber anzuhalten.</translation>
+    </message>
+    <message>
         <source>This request is no longer waiting: the program that asked has cancelled it or gone away. Nothing was sent. This window closes by itself.</source>
         <translation>Diese Anfrage wartet nicht mehr: Das fragende Programm hat sie abgebrochen oder wurde beendet. Es wurde nichts gesendet. Dieses Fenster schließt sich von selbst.</translation>
     </message>
@@ -92,6 +104,10 @@
 </context>
 <context>
     <name>FormDialog</name>
+    <message>
+        <source>{field}: {error}</source>
+        <translation>{field}: {error}</translation>
+    </message>
     <message>
         <source>&amp;Accept</source>
         <extracomment>Titles longer than this (characters) put every label above its field. Rows built before the dialog is first shown (more than a screen holds). Rows built per event-loop turn after that.</extracomment>
@@ -846,6 +862,37 @@
     </message>
 </context>
 <context>
+    <name>UrlWaitDialog</name>
+    <message>
+        <source>You agreed to open this address:</source>
+        <translation>Sie haben zugestimmt, diese Adresse zu öffnen:</translation>
+    </message>
+    <message>
+        <source>Open in browser &amp;again</source>
+        <translation>Im Browser &amp;erneut öffnen</translation>
+    </message>
+    <message>
+        <source>Open the address once more; nothing is sent</source>
+        <translation>Die Adresse noch einmal öffnen; es wird nichts gesendet</translation>
+    </message>
+    <message>
+        <source>I have &amp;finished, check again</source>
+        <translation>Ich bin &amp;fertig, erneut prüfen</translation>
+    </message>
+    <message>
+        <source>Tell the server to check whether you have finished</source>
+        <translation>Den Server prüfen lassen, ob Sie fertig sind</translation>
+    </message>
+    <message>
+        <source>The server says you have not finished yet. Finish in your browser, then choose “I have finished, check again”. Cancel stops.</source>
+        <translation>Der Server meldet, dass Sie noch nicht fertig sind. Schließen Sie den Vorgang im Browser ab und wählen Sie dann „Ich bin fertig, erneut prüfen“. „Abbrechen“ beendet den Vorgang.</translation>
+    </message>
+    <message>
+        <source>Waiting for the server to tell whether you have finished. If it needs more, this window asks you again. You can close it at any time.</source>
+        <translation>Warten, bis der Server mitteilt, ob Sie fertig sind. Braucht er mehr, fragt dieses Fenster Sie erneut. Sie können es jederzeit schließen.</translation>
+    </message>
+</context>
+<context>
     <name>Validation</name>
     <message>
         <source>The server suggested a value that does not fit here; it was left out.</source>
@@ -938,6 +985,10 @@
         <translation>Ganze Zahl zwischen {low} und {high}.</translation>
     </message>
     <message>
+        <source>The value is still being checked against the expected pattern.</source>
+        <translation>Der Wert wird noch mit dem erwarteten Muster abgeglichen.</translation>
+    </message>
+    <message>
         <source>The value could not be checked against the expected pattern in time.</source>
         <translation>Der Wert konnte nicht rechtzeitig mit dem erwarteten Muster abgeglichen werden.</translation>
     </message>
@@ -1012,6 +1063,22 @@
 </context>
 <context>
     <name>Widgets</name>
+    <message>
+        <source>Year</source>
+        <translation>Jahr</translation>
+    </message>
+    <message>
+        <source>Next month</source>
+        <translation>Nächster Monat</translation>
+    </message>
+    <message>
+        <source>Previous month</source>
+        <translation>Vorheriger Monat</translation>
+    </message>
+    <message>
+        <source>{month} {year}</source>
+        <translation>{month} {year}</translation>
+    </message>
     <message>
         <source>Invisible characters in this value: {names}. It is exactly: {value}</source>
         <extracomment>Sentinel date meaning "no date" in the date pickers (shown as the empty special text): Qt's earliest picker date, so every date from 0100-01-02 on can be shown. Most characters a line edit holds (Qt's default, 32,767, silently cut longer text).</extracomment>

@@ -27,10 +27,13 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from .ipc import jsonrpc as rpc
+from .request import FLOW_KEY
 from .requester.calls import notify, request
 from .requester.completions import COMPLETION_HOLD_S, Completions
 from .requester.errors import TrayError, TrayUnavailable
@@ -86,7 +89,10 @@ def elicitation_callback(
     The server name shown is ``server_name``, else the session's ``server_info`` (self-reported).
     ``declared_modes`` lets the tray refuse undeclared modes with -32602 (MCP 2025-11-25).
     An accepted URL elicitation keeps its connection in ``completions`` (default: the shared
-    :class:`Completions`) for :func:`completion_forwarder`.
+    :class:`Completions`) for :func:`completion_forwarder`. URL requests carry
+    ``_meta["elicit-tray/flow"]``, one per MCP session: a server that asks for the same URL
+    again (its out-of-band step not done yet) gets the flow's waiting window, not a second
+    consent (docs/design.md "URL flows over several rounds").
     Errors (tray unreachable, a socket that is not the user's own, invalid request) come back as
     ``ErrorData`` (-32603 for the first two, with :class:`UntrustedSocket`'s message), never as a
     decision.
@@ -94,10 +100,22 @@ def elicitation_callback(
     import mcp_types as types
 
     registry = _COMPLETIONS if completions is None else completions
+    flows: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+
+    def flow_of(session: Any) -> str:
+        """One flow per MCP session (docs/design.md "URL flows over several rounds")."""
+        try:
+            return flows.setdefault(session, f"py-{secrets.token_hex(8)}")
+        except TypeError:  # not weakly referable: one flow for this callback
+            return flows_fallback
+
+    flows_fallback = f"py-{secrets.token_hex(8)}"
 
     async def callback(context: Any, params: Any) -> Any:
         wire = params.model_dump(by_alias=True, exclude_none=True, mode="json")
         meta = dict(wire.get("_meta") or {})
+        if wire.get("mode") == "url":  # the rounds of a URL flow in this session are one flow
+            meta[FLOW_KEY] = flow_of(getattr(context, "session", None) or callback)
         info = getattr(getattr(context, "session", None), "server_info", None)
         requester: dict[str, Any] = {}
         name = server_name or (info.name if info else None)

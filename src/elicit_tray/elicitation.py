@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .limits import limit_violations
-from .request import MODES, REQUESTER_KEY, ElicitationRequest, FormRequest, Peer, Requester, UrlRequest
+from .request import FLOW_KEY, MODES, REQUESTER_KEY, ElicitationRequest, FormRequest, Peer, Requester, UrlRequest
 from .schema import SchemaError, Violation, parse_requested_schema
 from .schema.pointer import pointer
 
@@ -122,6 +122,10 @@ def parse_elicit_params(params: dict[str, Any], peer: Peer | None = None) -> Eli
         analysis = analyze_url(url)
     if eid is not None and not isinstance(eid, str):
         problems.append(Violation("/elicitationId", '"elicitationId" must be a string'))
+    meta = params.get("_meta")
+    flow = meta.get(FLOW_KEY) if isinstance(meta, dict) else None
+    if flow is not None and (not isinstance(flow, str) or not flow):
+        problems.append(Violation(pointer("_meta", FLOW_KEY), "must be a non-empty string"))
     if problems or analysis is None:
         raise ParamsError(problems)
-    return UrlRequest(url=url, url_analysis=analysis, elicitation_id=eid, **common)
+    return UrlRequest(url=url, url_analysis=analysis, elicitation_id=eid, flow=flow, **common)

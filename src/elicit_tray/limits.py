@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, TypeGuard
 
-from .request import MAX_CMDLINE_BYTES, REQUESTER_KEY
+from .request import FLOW_KEY, MAX_CMDLINE_BYTES, REQUESTER_KEY
 from .schema import Violation
 from .schema.pattern import MAX_PATTERN_CHARS
 from .schema.pointer import pointer, ref_tokens
@@ -103,6 +103,9 @@ def _top_level_violations(params: dict[str, Any]) -> list[Violation]:
         for key, value in requester.items():
             if _too_long(value, MAX_TEXT_CHARS):
                 problems.append(_longer(pointer("_meta", REQUESTER_KEY, key), value, MAX_TEXT_CHARS))
+    flow = meta.get(FLOW_KEY) if isinstance(meta, dict) else None
+    if _too_long(flow, MAX_TEXT_CHARS):
+        problems.append(_longer(pointer("_meta", FLOW_KEY), flow, MAX_TEXT_CHARS))
     schema = params.get("requestedSchema")
     if not (isinstance(schema, dict) and isinstance(schema.get("properties"), dict)):
         return problems

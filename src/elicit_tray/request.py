@@ -41,6 +41,7 @@ __all__ = [
     "UrlVerdict",
     "URL_VERDICTS",
     "REQUESTER_KEY",
+    "FLOW_KEY",
     "MAX_CMDLINE_BYTES",
     "Requester",
     "Peer",
@@ -75,6 +76,9 @@ UrlVerdict = Literal["ok", "warn", "refuse"]
 URL_VERDICTS: tuple[UrlVerdict, ...] = ("ok", "warn", "refuse")
 #: The ``_meta`` key of the requester's self-reported identity (README "IPC contract").
 REQUESTER_KEY = "elicit-tray/requester"
+#: The ``_meta`` key with which a requester marks the rounds of one URL flow (README "IPC
+#: contract", docs/design.md "URL flows over several rounds"): the same string on every round.
+FLOW_KEY = "elicit-tray/flow"
 #: Most bytes of a requesting process's arguments read from ``/proc/<pid>/cmdline``.
 MAX_CMDLINE_BYTES = 4096
 _counter = itertools.count(1)
@@ -275,12 +279,15 @@ class FormRequest(RequestBase):
 class UrlRequest(RequestBase):
     """A URL-mode request (MCP 2025-11-25 ``ElicitRequestURLParams``): ``url`` as sent,
     ``url_analysis`` what the dialog shows of it (:func:`~elicit_tray.urlcheck.analyze_url`),
-    ``elicitation_id`` only on 2025-11-25 (the key of its completion notice)."""
+    ``elicitation_id`` only on 2025-11-25 (the key of its completion notice), ``flow`` the
+    requester's ``_meta["elicit-tray/flow"]`` (:data:`FLOW_KEY`): rounds with the same flow and
+    URL are one flow for the user (docs/design.md "URL flows over several rounds")."""
 
     mode: ClassVar[Literal["url"]] = "url"
     url: str
     url_analysis: UrlAnalysis
     elicitation_id: str | None = None
+    flow: str | None = None
 
 
 #: One validated request, of either mode (narrow with ``isinstance`` or ``request.mode``).

@@ -12,7 +12,13 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.skipif(not shutil.which("dbus-run-session"), reason="needs dbus-run-session (D-Bus)")
+
+@pytest.fixture(autouse=True)
+def _needs_dbus() -> None:
+    """Fails (never skips) without D-Bus: scripts/setup.sh installs it."""
+    if not shutil.which("dbus-run-session"):
+        pytest.fail("needs dbus-run-session (D-Bus; scripts/setup.sh installs it)")
+
 
 PROBE = """
 from PySide6.QtDBus import QDBusConnection

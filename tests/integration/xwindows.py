@@ -49,16 +49,16 @@ def stop_processes(*processes: subprocess.Popen[bytes]) -> None:
             process.wait(timeout=30)
 
 
-def own_x_server() -> tuple[subprocess.Popen[bytes], str]:
-    """An Xvfb on a display number no server holds and this process never used, once clients
-    can connect to it."""
+def own_x_server(screen: str = "1280x1024x24") -> tuple[subprocess.Popen[bytes], str]:
+    """An Xvfb (one screen of ``screen``: width x height x depth) on a display number no server
+    holds and this process never used, once clients can connect to it."""
     for number in range(200, 300):
         if number in _used_displays or Path(f"/tmp/.X{number}-lock").exists():
             continue
         _used_displays.add(number)
         display = f":{number}"
         server = subprocess.Popen(
-            ["Xvfb", display, "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+            ["Xvfb", display, "-screen", "0", screen, "-nolisten", "tcp"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -74,15 +74,15 @@ def own_x_server() -> tuple[subprocess.Popen[bytes], str]:
     pytest.fail("no Xvfb could be started on displays :200-:299")
 
 
-def own_x_desktop(manager: str, log: Path) -> tuple[list[subprocess.Popen[bytes]], str]:
-    """An Xvfb of its own with ``manager`` running, its output in ``log``; fails (never skips)
-    when either cannot start (three tries)."""
+def own_x_desktop(manager: str, log: Path, screen: str = "1280x1024x24") -> tuple[list[subprocess.Popen[bytes]], str]:
+    """An Xvfb of its own (:func:`own_x_server`) with ``manager`` running, its output in
+    ``log``; fails (never skips) when either cannot start (three tries)."""
     for tool in ("Xvfb", "xdotool", "xterm", "xprop", manager):
         if not shutil.which(tool):
             pytest.fail(f"{tool} is missing: scripts/setup.sh installs it")
     said = ""
     for _attempt in range(3):
-        server, display = own_x_server()
+        server, display = own_x_server(screen)
         env = dict(os.environ, DISPLAY=display)
         env.pop("XAUTHORITY", None)
         with open(log, "wb") as out:

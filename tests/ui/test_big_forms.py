@@ -145,3 +145,56 @@ def test_a_ping_is_answered_while_a_form_of_256_slow_patterns_is_prepared(aio):
     assert all(row.current()[0] is None for row in dialog.rows.values())
     assert dialog.attempt_submit()
     assert tray.reply(asking) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {}}}
+
+
+def test_later_rows_are_built_and_laid_out_with_the_gate_paused_and_it_refuses_keys_after(aio, monkeypatch):
+    """The input gate (ui/arming.py) is a Python filter of every event of the app: the ~26,000
+    events of building and laying out a 200-field form's later rows went through it one by one.
+    Each chunk is now built, polished and laid out in its own turn with the gate paused: the gate
+    sees none of that work, and is back right after, so the form, not armed yet, takes no key."""
+    from PySide6.QtWidgets import QApplication
+
+    from elicit_tray.ui.arming import InputGate
+
+    seen: list[str] = []
+
+    class CountingGate(InputGate):
+        def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 (Qt naming)
+            seen.append(event.type().name)
+            return super().eventFilter(watched, event)
+
+    app, before = QApplication.instance(), InputGate._installed
+    if before is not None:
+        app.removeEventFilter(before)
+    gate = CountingGate()
+    app.installEventFilter(gate)
+    monkeypatch.setattr(InputGate, "_installed", gate)
+    try:
+        _build_with_the_gate_counted(aio, seen)
+    finally:
+        app.removeEventFilter(gate)
+        if before is not None:
+            app.installEventFilter(before)
+
+
+def _build_with_the_gate_counted(aio: Any, seen: list[str]) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    tray = Tray(aio, arm_delay_ms=60_000)
+    channel = tray.connect()
+    tray.send(channel, {"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": _mixed(200)})
+    dialog = tray.run(tray.shown.get())
+    assert isinstance(dialog, FormDialog)
+    dialog._building = True  # the rows are built here, not on the dialog's own timer
+    seen.clear()
+    batches = _build_all(dialog)
+    assert len(dialog.rows) == 200 and len(batches) > 2
+    assert seen == []  # before: 26,000 events for these 184 rows
+    field = dialog.rows["f0"].adapter.focus_target
+    QTest.keyClicks(field, "typed")
+    QTest.keyClick(dialog, Qt.Key.Key_Escape)
+    tray.settle()
+    assert "KeyPress" in seen  # the gate is installed again, and refused them
+    assert field.text() == "item 0" and channel.sent == [] and dialog.outcome is None
+    dialog.close()

@@ -361,7 +361,7 @@ def test_the_demo_server_s_own_elicitations_are_clean() -> None:
     from elicit_tray.checker.demo import demo_params
 
     params = demo_params()
-    assert sorted(params) == ["book_table", "connect_account", "delete_project", "deploy", "feedback"]
+    assert sorted(params) == ["book_table", "connect_account", "delete_project", "deploy", "feedback", "link_account"]
     assert {name: check(p).to_json() for name, p in params.items()} == {
         name: {"errors": [], "warnings": []} for name in params
     }

@@ -34,7 +34,7 @@ def names(cls: type) -> set[str]:
 def test_each_mode_has_its_own_fields_over_the_shared_base() -> None:
     assert names(RequestBase) == {"message", "requester", "peer", "key"}
     assert names(FormRequest) - names(RequestBase) == {"form"}
-    assert names(UrlRequest) - names(RequestBase) == {"url", "url_analysis", "elicitation_id"}
+    assert names(UrlRequest) - names(RequestBase) == {"url", "url_analysis", "elicitation_id", "flow"}
     assert (FormRequest.mode, UrlRequest.mode) == ("form", "url")
 
 

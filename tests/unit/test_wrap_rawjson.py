@@ -9,11 +9,46 @@ import json
 import pytest
 
 from elicit_tray.wrap import core as core_module
+from elicit_tray.wrap import rawjson
 from elicit_tray.wrap.core import ToHost, ToServer, WrapCore
 from elicit_tray.wrap.rawjson import UNREADABLE, RawObject, skip_value
 from elicit_tray.wrap.shell import LineSplitter
 
 DEEP = b"[" * 5000 + b'{"a":"]}"}' + b"]" * 5000
+
+
+VALUES = [
+    b'"plain"',
+    b'"esc \\" ] } \\\\"',
+    b"-12.5e+3",
+    b"true",
+    b"null",
+    b"[]",
+    b'{"a":[1,{"b":[[[["}"]]]]}],"c":{}}',  # deeper than one flat match
+    DEEP,
+    b"[" + b"{}," * 10000 + b"{}]",
+    rawjson._PROBE,  # skipped 3 bytes short with possessive quantifiers on CPython 3.11.2
+]
+
+
+@pytest.fixture(params=["possessive", "portable"])
+def patterns(request, monkeypatch):
+    """Both pattern sets: the portable one replaces the possessive one where the engine gets
+    that wrong (checked at import)."""
+    for name, pattern in zip(
+        ("_STRING", "_CONTAINER", "_RUN"), rawjson._patterns(request.param == "possessive"), strict=True
+    ):
+        monkeypatch.setattr(rawjson, name, pattern)
+    return request.param
+
+
+@pytest.mark.parametrize("value", VALUES)
+def test_both_pattern_sets_skip_exactly_the_value(patterns, value):
+    line = b' {"k":' + value + b' ,"z":1}\n'
+    assert skip_value(line, 6) == 6 + len(value)
+    obj = RawObject.of(line)
+    assert obj is not None and obj.keys() == ["k", "z"] and obj.get("z") == 1
+    assert rawjson._engine_skips_right()
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,8 @@
 ``python -m elicit_tray.checker.demo OUT_DIR`` writes one ``<tool>.json`` per elicitation of
 :mod:`elicit_tray.demo.server` (the params its ``MCPServer`` sends: the message and the
 ``requestedSchema`` the SDK renders from each Pydantic model with
-``mcp.server.elicitation.render_elicitation_schema``; for ``connect_account`` the URL-mode
-params) and prints their paths. ``.ci/run`` checks each with ``elicit-tray check --strict``.
+``mcp.server.elicitation.render_elicitation_schema``; for ``connect_account`` and ``link_account``
+the URL-mode params) and prints their paths. ``.ci/run`` checks each with ``elicit-tray check --strict``.
 """
 
 from __future__ import annotations
@@ -37,6 +37,12 @@ def demo_params() -> dict[str, dict[str, Any]]:
     }
     message, url, elicitation_id = server._consent_request()
     params["connect_account"] = {"mode": "url", "message": message, "url": url, "elicitationId": elicitation_id}
+    params["link_account"] = {
+        "mode": "url",
+        "message": server._LINK_MESSAGE,
+        "url": server._link_url(1, 1),
+        "elicitationId": elicitation_id,
+    }
     return params
 
 

@@ -23,6 +23,9 @@ Tools (each returns one short text that states the outcome exactly):
   ``<sampled text> | accept {"publish": ...}``, ``... | decline`` or ``... | cancel``.
 - ``connect_account()``: URL mode, "Authorize access to your calendar." for
   ``https://auth.example.com/connect?flow=<id>``.
+- ``link_account(rounds, step2_rounds)``: a URL flow over several rounds (the server asks for
+  the same URL again while its out-of-band step is "not done"), then, optionally, for a second
+  URL. Returns ``linked after N rounds`` or ``<action> in round N``.
 
 Form tools return ``accept <json>`` (the accepted content as JSON, fields in
 the form's order, only the fields the client sent), ``decline`` or
@@ -299,6 +302,50 @@ async def connect_account(ctx: Context) -> str | InputRequiredResult:
         # Stand-in for the browser flow finishing out of band.
         await ctx.session.send_elicit_complete(elicitation_id)
     return result.action
+
+
+# The inputRequests key of link_account's URL request, and its message.
+_LINK_KEY = "link_account"
+_LINK_MESSAGE = "Link your account: sign in at the address, then come back."
+
+
+def _link_url(round_number: int, rounds: int) -> str:
+    """link_account's URL for a round: the first ``rounds`` ask for step 1, later ones for step 2."""
+    return f"https://auth.example.com/link?step={1 if round_number <= rounds else 2}"
+
+
+@mcp.tool()
+async def link_account(ctx: Context, rounds: int = 3, step2_rounds: int = 0) -> str | InputRequiredResult:
+    """A URL flow that takes several rounds, as a server whose out-of-band step is not done yet.
+
+    It asks to open "https://auth.example.com/link?step=1" in ``rounds`` rounds in a row (each
+    accept answered by the same request again, as if the user had not finished), then, with
+    ``step2_rounds``, "…?step=2" in that many more. 2026-07-28: each round is another
+    ``input_required`` with the same URL elicitation (the round number in ``requestState``);
+    2025-11-25: another ``elicitation/create`` with a new ``elicitationId``, and after the last
+    accept ``notifications/elicitation/complete`` for it. Returns ``linked after N rounds``, or
+    ``decline in round N`` / ``cancel in round N``.
+    """
+    total = rounds + step2_rounds
+    version = ctx.protocol_version
+    if version is not None and is_version_at_least(version, _MRTR_VERSION):
+        answer = (ctx.input_responses or {}).get(_LINK_KEY)
+        asked = int(ctx.request_state or 0) if isinstance(answer, ElicitResult) else 0
+        if isinstance(answer, ElicitResult) and answer.action != "accept":
+            return f"{answer.action} in round {asked}"
+        if asked >= total:
+            return f"linked after {asked} rounds"
+        request = ElicitRequest(params=ElicitRequestURLParams(message=_LINK_MESSAGE, url=_link_url(asked + 1, rounds)))
+        return InputRequiredResult(input_requests={_LINK_KEY: request}, request_state=str(asked + 1))
+
+    elicitation_id = ""
+    for round_number in range(1, total + 1):
+        elicitation_id = str(uuid.uuid4())
+        result = await ctx.elicit_url(_LINK_MESSAGE, _link_url(round_number, rounds), elicitation_id)
+        if not isinstance(result, AcceptedUrlElicitation):
+            return f"{result.action} in round {round_number}"
+    await ctx.session.send_elicit_complete(elicitation_id)
+    return f"linked after {total} rounds"
 
 
 def main() -> None:

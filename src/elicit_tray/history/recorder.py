@@ -335,3 +335,8 @@ class _RecordedUi:
 
     def complete(self, key: str) -> None:
         self._ui.complete(key)
+
+    def release(self, key: str) -> None:
+        release = getattr(self._ui, "release", None)
+        if release is not None:
+            release(key)

@@ -104,15 +104,23 @@ class Ui(Protocol):
         its dialog's waiting state. Called at most once per request."""
         ...
 
+    def release(self, key: str) -> None:
+        """The connection that made the accepted URL request ``key`` (one with an
+        ``elicitationId`` or a flow, :data:`~elicit_tray.request.FLOW_KEY`) closed: what the UI
+        still shows for it goes (docs/design.md "URL flows over several rounds"). Called at
+        most once per request. Optional: a UI without it is not told."""
+        ...
+
 
 @dataclass(frozen=True)
 class UiFunctions:
-    """A :class:`Ui` made of two functions: ``ask`` (a :data:`Handler`) and ``complete``
-    (default: ignore). For embedding the dispatcher without the Qt presenter, and for tests:
+    """A :class:`Ui` made of functions: ``ask`` (a :data:`Handler`), ``complete`` and
+    ``release`` (default: ignore). For embedding the dispatcher without the Qt presenter, and for tests:
     ``Dispatcher(UiFunctions(handler), "1.0")``."""
 
     ask: Handler
     complete: Callable[[str], None] = lambda _key: None
+    release: Callable[[str], None] = lambda _key: None
 
 
 @dataclass(frozen=True)
@@ -173,6 +181,9 @@ class _State:
         self.expiry: dict[asyncio.Task[None], str] = {}  # why a pending request's task was cancelled
         #: elicitationId -> keys of this connection's accepted URL requests waiting for completion
         self.awaiting_completion: dict[str, list[str]] = {}
+        #: keys of this connection's accepted URL requests with an elicitationId or a flow,
+        #: released (:meth:`Ui.release`) when the connection closes
+        self.held: list[str] = []
         self.open = True
 
 
@@ -249,6 +260,11 @@ class Dispatcher:
         for task in state.pending.values():
             state.expiry.setdefault(task, "disconnected")
             task.cancel()
+        release: Callable[[str], None] | None = getattr(self.ui, "release", None)
+        for key in state.held:
+            if release is not None:  # (a UI without release() is not told)
+                release(key)
+        state.held.clear()
 
     @staticmethod
     def _gone(state: _State) -> bool:
@@ -275,7 +291,7 @@ class Dispatcher:
         idle = [
             s
             for s in self._states.values()
-            if s.open and not s.pending and not s.awaiting_completion and self.load.idle(s.load, idle_s)
+            if s.open and not s.pending and not s.awaiting_completion and not s.held and self.load.idle(s.load, idle_s)
         ]
         return [s.channel for s in sorted(idle, key=lambda s: s.load.active)]
 
@@ -425,6 +441,8 @@ class Dispatcher:
         eid = msg.params.get("elicitationId")
         keys = state.awaiting_completion.pop(eid, []) if isinstance(eid, str) else []
         for key in keys:  # only this connection's own elicitations with that id
+            if key in state.held:  # completed: nothing left to release when it closes
+                state.held.remove(key)
             self.ui.complete(key)
 
     def _request(self, channel: Channel, state: _State, msg: rpc.Request) -> None:
@@ -547,6 +565,12 @@ class Dispatcher:
                 channel.send(answer.data)
                 if answer.kind == "accept" and isinstance(request, UrlRequest) and request.elicitation_id:
                     state.awaiting_completion.setdefault(request.elicitation_id, []).append(request.key)
+                if (
+                    answer.kind == "accept"
+                    and isinstance(request, UrlRequest)
+                    and (request.elicitation_id or request.flow)
+                ):
+                    state.held.append(request.key)
             self._log_request(request, request_id, answer.kind, received, parse_ms, **answer.extra)
         except Exception:  # pragma: no cover - e.g. the channel failed to write
             log.exception("request %s: the answer could not be sent", request.key)

@@ -15,8 +15,9 @@ from typing import Any
 
 from ..ipc import jsonrpc as rpc
 from ..paths import default_socket_path
+from ..request import FLOW_KEY
 from .completions import Completions
-from .errors import TrayError, TrayUnavailable
+from .errors import TrayError, TrayUnavailable, unreachable_message, why_unreachable
 from .launch import ensure_running
 from .trust import open_connection
 
@@ -25,12 +26,17 @@ __all__ = ["notify", "request"]
 _ids = itertools.count(1)
 
 
-def _url_consent(method: str, params: dict[str, Any] | None, result: Any) -> str | None:
-    """The ``elicitationId`` of an accepted URL elicitation (which may get a completion notice)."""
+def _url_consent(method: str, params: dict[str, Any] | None, result: Any) -> tuple[bool, str | None, str | None]:
+    """``(accepted, elicitationId, flow)`` of a URL ``elicitation/create`` and its result: whether
+    the user consented, the id its completion notice will name, and the requester's flow
+    (``_meta["elicit-tray/flow"]``); ``(False, None, None)`` for anything else."""
     if method != "elicitation/create" or not params or params.get("mode") != "url":
-        return None
+        return False, None, None
     eid = params.get("elicitationId")
-    return eid if isinstance(eid, str) and isinstance(result, dict) and result.get("action") == "accept" else None
+    meta = params.get("_meta")
+    flow = meta.get(FLOW_KEY) if isinstance(meta, dict) else None
+    accepted = isinstance(result, dict) and result.get("action") == "accept"
+    return accepted, eid if isinstance(eid, str) else None, flow if isinstance(flow, str) and flow else None
 
 
 async def request(
@@ -48,7 +54,10 @@ async def request(
     ``autostart`` is False. With
     ``completions``, an accepted URL ``elicitation/create`` with an ``elicitationId`` keeps its
     connection open there: the tray takes ``notifications/elicitation/complete`` only from the
-    connection that made the elicitation (docs/design.md "IPC contract").
+    connection that made the elicitation (docs/design.md "IPC contract"). A URL round with a flow
+    (``_meta["elicit-tray/flow"]``) closes the held connections of that flow's earlier rounds once
+    it is answered, and, accepted, is held itself (:meth:`Completions.hold`), so that the tray
+    keeps the flow's one window between rounds (docs/design.md "URL flows over several rounds").
 
     Raises:
         TrayError: the tray app answered with a JSON-RPC error.
@@ -60,7 +69,7 @@ async def request(
     try:
         reader, writer = await open_connection(path)
     except OSError as exc:
-        raise TrayUnavailable(f"cannot reach elicit-tray at {path}: {exc}") from None
+        raise TrayUnavailable(unreachable_message(path, why_unreachable(exc))) from None
     request_id = next(_ids)
     held = False
     try:
@@ -76,9 +85,11 @@ async def request(
                 continue
             if reply.error is not None:
                 raise TrayError(reply.error.code, reply.error.message, reply.error.data)
-            eid = _url_consent(method, params, reply.result)
-            if completions is not None and eid is not None:
-                completions.hold(eid, reader, writer)
+            accepted, eid, flow = _url_consent(method, params, reply.result)
+            if completions is not None and flow is not None:
+                completions.next_round(flow)  # this round holds the flow's window from now on
+            if completions is not None and accepted and (eid is not None or flow is not None):
+                completions.hold(eid, reader, writer, flow=flow)
                 held = True
             # The tray's results are objects (README "IPC contract"); passed on as read.
             result: dict[str, Any] = reply.result

@@ -1,5 +1,6 @@
 """Accepted URL elicitations waiting for their completion notice, each on the connection that
-made it (no Qt): :class:`Completions`."""
+made it, and the connections that hold a URL flow's window between its rounds (no Qt):
+:class:`Completions`."""
 
 from __future__ import annotations
 
@@ -8,16 +9,21 @@ import logging
 
 from ..ipc import jsonrpc as rpc
 
-__all__ = ["COMPLETION_HOLD_S", "Completions"]
+__all__ = ["COMPLETION_HOLD_S", "FLOW_LINGER_S", "Completions"]
 
 #: How long an accepted URL elicitation's connection waits for its completion notice (seconds).
 COMPLETION_HOLD_S = 1800.0
+#: How long the connection of an accepted round of a URL flow without an ``elicitationId``
+#: stays open for the flow's next round (seconds): the flow's window stays that long at most
+#: once the flow has ended (docs/design.md "URL flows over several rounds").
+FLOW_LINGER_S = 5.0
 log = logging.getLogger(__name__)
 
 
 class _Held:
-    def __init__(self, writer: asyncio.StreamWriter, watcher: asyncio.Task[None]):
-        self.writer, self.watcher = writer, watcher
+    def __init__(self, writer: asyncio.StreamWriter, eid: str | None, flow: str | None):
+        self.writer, self.eid, self.flow = writer, eid, flow
+        self.watcher: asyncio.Task[None] | None = None
 
 
 class Completions:
@@ -37,42 +43,86 @@ class Completions:
             also closed when the tray app closes it.
     """
 
-    def __init__(self, hold_s: float = COMPLETION_HOLD_S):
+    def __init__(self, hold_s: float = COMPLETION_HOLD_S, linger_s: float = FLOW_LINGER_S):
         self.hold_s = hold_s
+        self.linger_s = linger_s
         self._held: dict[str, list[_Held]] = {}
+        self._flows: dict[str, list[_Held]] = {}
 
     def waiting(self) -> list[str]:
         """The ``elicitationId`` of every held connection, oldest first per id."""
         return [eid for eid, held in self._held.items() for _ in held]
 
-    def hold(self, elicitation_id: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        """Keep ``writer`` open for the notice of ``elicitation_id`` (for at most :attr:`hold_s`)."""
-        entry: _Held | None = None
+    def flows(self) -> list[str]:
+        """The flow of every connection held for a URL flow, oldest first per flow."""
+        return [flow for flow, held in self._flows.items() for _ in held]
+
+    def hold(
+        self,
+        elicitation_id: str | None,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        flow: str | None = None,
+    ) -> None:
+        """Keep ``writer`` open for the notice of ``elicitation_id`` (for at most
+        :attr:`hold_s`) and, with ``flow`` (``_meta["elicit-tray/flow"]``), for that flow's next
+        round (:meth:`next_round`; without an ``elicitationId`` for at most :attr:`linger_s`):
+        while it is open the tray keeps the flow's window."""
+        entry = _Held(writer, elicitation_id, flow)
+        limit = self.hold_s if elicitation_id is not None else self.linger_s
 
         async def watch() -> None:
             try:
-                await asyncio.wait_for(self._drain(reader), self.hold_s)
+                await asyncio.wait_for(self._drain(reader), limit)
             except asyncio.CancelledError:
-                return  # complete() took the connection
+                return  # complete() or next_round() took the connection
             except (TimeoutError, OSError):
                 pass
-            self._forget(elicitation_id, entry)
+            self._forget(entry)
             writer.close()
 
-        entry = _Held(writer, asyncio.ensure_future(watch()))
-        self._held.setdefault(elicitation_id, []).append(entry)
+        entry.watcher = asyncio.ensure_future(watch())
+        if elicitation_id is not None:
+            self._held.setdefault(elicitation_id, []).append(entry)
+        if flow is not None:
+            self._flows.setdefault(flow, []).append(entry)
+
+    def next_round(self, flow: str) -> None:
+        """A later round of ``flow`` was answered: the connections of its earlier rounds close
+        (a completion notice for one of them is moot now; nothing is sent)."""
+        for entry in list(self._flows.get(flow, [])):
+            self._forget(entry)
+            if entry.watcher is not None:
+                entry.watcher.cancel()
+            entry.writer.close()
 
     @staticmethod
     async def _drain(reader: asyncio.StreamReader) -> None:
         while await reader.read(65536):
             pass
 
-    def _forget(self, elicitation_id: str, entry: _Held | None) -> None:
-        held = self._held.get(elicitation_id, [])
-        if entry in held:
-            held.remove(entry)
+    def _forget(self, entry: _Held) -> None:
+        for table, name in ((self._held, entry.eid), (self._flows, entry.flow)):
+            held = table.get(name, []) if name is not None else []
+            if entry in held:
+                held.remove(entry)
+            if name is not None and not held:
+                table.pop(name, None)
+
+    def release(self, elicitation_id: str) -> bool:
+        """Close the oldest connection waiting for ``elicitation_id`` without sending anything
+        (the requester gave up waiting: the flow it belonged to ended). Returns False when no
+        connection waits for that id. Raises nothing."""
+        held = self._held.get(elicitation_id)
         if not held:
-            self._held.pop(elicitation_id, None)
+            return False
+        entry = held[0]
+        self._forget(entry)
+        if entry.watcher is not None:
+            entry.watcher.cancel()
+        entry.writer.close()
+        return True
 
     async def complete(self, elicitation_id: str) -> bool:
         """Send ``notifications/elicitation/complete`` on the connection that made
@@ -86,8 +136,9 @@ class Completions:
         if not held:
             return False
         entry = held[0]
-        self._forget(elicitation_id, entry)
-        entry.watcher.cancel()
+        self._forget(entry)
+        if entry.watcher is not None:
+            entry.watcher.cancel()
         try:
             entry.writer.write(
                 rpc.encode(rpc.notification("notifications/elicitation/complete", {"elicitationId": elicitation_id}))

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..paths import default_socket_path
-from .errors import TrayUnavailable
+from .errors import TrayUnavailable, unreachable_message, why_unreachable
 from .trust import open_connection
 
 __all__ = ["STARTUP_TIMEOUT_S", "ensure_running", "tray_command"]
@@ -103,12 +103,12 @@ async def ensure_running(
         _reader, writer = await open_connection(path)
         writer.close()
         return path
-    except OSError:
-        pass
+    except OSError as exc:
+        reason = why_unreachable(exc)
     if not _display_available():
         raise TrayUnavailable(
-            "no display to show dialogs on (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM "
-            "are unset), and no elicit-tray app is running"
+            unreachable_message(path, reason) + "; and none can be started here: no display to show dialogs on "
+            "(DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM are unset)"
         )
     poll = _spawn_tray(path)
     deadline = time.monotonic() + timeout_s

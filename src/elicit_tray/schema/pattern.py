@@ -275,6 +275,16 @@ class PatternEngine:
                     verdicts[i] = Verdict.TOO_SLOW
             return [v if v is not None else Verdict.TOO_SLOW for v in verdicts]
 
+    def known(self, pattern: str, value: str) -> str | None:
+        """The remembered :class:`Verdict` of ``value`` for ``pattern`` (an answer, or a length
+        known to be too slow), or ``None``. Never asks the worker and never waits, not even for
+        the lock that a check in another thread holds (the dialogs' typing path)."""
+        known = self._cache.get(self._key(pattern, value))
+        if known is None:
+            slow_at = self._slow.get(pattern)
+            known = Verdict.TOO_SLOW if slow_at is not None and len(value) >= slow_at else None
+        return known
+
     @staticmethod
     def _key(pattern: str, value: str) -> tuple[str, bytes]:
         return pattern, hashlib.blake2b(value.encode("utf-8", "surrogatepass"), digest_size=16).digest()

@@ -10,6 +10,7 @@ and the error it gives, is its row of :data:`~elicit_tray.schema.formats.FORMATS
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -32,6 +33,7 @@ __all__ = [
     "looks_secret",
     "format_number",
     "PATTERN_TIMEOUT_S",
+    "PatternCheck",
     "Message",
     "Sentences",
     "QT_TRANSLATE_NOOP",
@@ -42,6 +44,8 @@ __all__ = [
 
 #: Longest time (seconds) one ``pattern`` match may take before it is treated as a mismatch.
 PATTERN_TIMEOUT_S = MATCH_TIMEOUT_S
+#: ``(pattern, value) -> Verdict``, or ``None`` while the verdict is not known yet (:func:`check_value`).
+PatternCheck = Callable[[str, str], str | None]
 
 _NUMBER_RE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _INT_RE = re.compile(r"[+-]?\d+")
@@ -120,19 +124,26 @@ def coerce_number(spec: FieldSpec, text: str) -> tuple[int | float | None, str |
     return value, None
 
 
-def check_value(spec: FieldSpec, value: Any) -> str | None:
+def check_value(spec: FieldSpec, value: Any, *, pattern_check: PatternCheck | None = None) -> str | None:
     """The first problem with ``value`` for ``spec``, as a sentence, or ``None`` if it is fine.
 
     ``value`` is in content form (``None`` for "not given"). Covers required, length,
     format (:data:`~elicit_tray.schema.formats.FORMATS`), pattern, numeric bounds, option
     membership and selection counts. Raises
     :class:`~elicit_tray.schema.model.UnknownFieldKind` for a kind it has no case for.
+
+    ``pattern_check(pattern, value)`` gives the pattern's
+    :class:`~elicit_tray.schema.pattern.Verdict` (default: the time-bounded check of
+    :mod:`.pattern`, which waits for the worker); one that returns ``None`` (not known yet: the
+    dialogs' typing path, which never waits) makes the problem "still being checked".
     """
     kind = spec.kind
     check: Callable[[FieldSpec, Any], str | None]
     match kind:
         case FieldKind.TEXT | FieldKind.DATE | FieldKind.DATETIME:
-            check = _check_text
+            check = (
+                _check_text if pattern_check is None else functools.partial(_check_text, pattern_check=pattern_check)
+            )
         case FieldKind.NUMBER | FieldKind.INTEGER:
             check = _check_number
         case FieldKind.BOOLEAN:
@@ -188,7 +199,7 @@ def _check_selection(spec: FieldSpec, value: list[str]) -> str | None:
     return None
 
 
-def _check_text(spec: FieldSpec, value: str) -> str | None:
+def _check_text(spec: FieldSpec, value: str, pattern_check: PatternCheck = _pattern_check) -> str | None:
     if spec.min_length is not None and len(value) < spec.min_length:
         return Message(QT_TRANSLATE_NOOP("Validation", "Enter at least {count} characters."), count=spec.min_length)
     if spec.max_length is not None and len(value) > spec.max_length:
@@ -197,7 +208,11 @@ def _check_text(spec: FieldSpec, value: str) -> str | None:
     if fmt is not None and not fmt.accepts(value):
         return Message(fmt.message(value))
     if spec.pattern is not None:
-        verdict = _pattern_check(spec.pattern, value)
+        verdict = pattern_check(spec.pattern, value)
+        if verdict is None:
+            return Message(
+                QT_TRANSLATE_NOOP("Validation", "The value is still being checked against the expected pattern.")
+            )
         if verdict == Verdict.TOO_SLOW:
             return Message(
                 QT_TRANSLATE_NOOP("Validation", "The value could not be checked against the expected pattern in time.")

@@ -396,8 +396,12 @@ class InputGate(QObject):
         went through this Python filter: about a third of the time a dialog took to build
         (benchmarks/inproc.py). No input reaches any window while the block runs: constructing
         widgets runs no event loop and creates no native window, and input is delivered only
-        from the event loop (``show()``, which on some platforms flushes queued window-system
-        events, stays outside the block). Nothing else may happen inside it."""
+        from the event loop (``show()`` of a window, which on some platforms flushes queued
+        window-system events, stays outside the block; showing a child widget of a window already
+        on screen does not). Inside it, besides constructing widgets, only Qt's own posted events
+        of kinds that are never input may be delivered (``sendPostedEvents`` for one kind: polish,
+        layout and update requests), so that a form's later rows are laid out without the gate
+        (:mod:`~.form_dialog`). Nothing else may happen inside it."""
         gate = cls._installed
         if gate is None:  # the first dialog installs the gate itself
             yield

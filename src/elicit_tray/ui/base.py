@@ -45,6 +45,7 @@ from .labels import (
     warning_label,
     window_title,
 )
+from .notice import SpokenNotice
 from .sizing import PREFERRED_WIDTH, Sizing, box_content, capped_box
 from .style import FOCUS_MARGIN, error_css, warning_css
 from .widgets import mnemonic_letter
@@ -61,6 +62,7 @@ __all__ = [
     "announce",
     "one_line",
     "plain_label",
+    "spoken_summary",
     "summary",
     "warning_label",
 ]
@@ -69,6 +71,8 @@ log = logging.getLogger(__name__)
 
 #: How long an expired dialog stays to say so before it closes by itself (ms).
 EXPIRED_CLOSE_MS = 10_000
+#: Longest message (characters) the dialog's accessible description repeats.
+SPOKEN_MESSAGE = 150
 
 
 def engage_hint_text() -> str:
@@ -76,6 +80,31 @@ def engage_hint_text() -> str:
     return translate(
         "Dialog", "Keys typed here are ignored until you click in this window or press {key} in it."
     ).format(key=ENGAGE_KEY_TEXT)
+
+
+def spoken_summary(request: ElicitationRequest) -> str:
+    """The dialog's accessible description: who asks (the server's name as a claim, the local
+    program as the OS reports it) and the message's first line, cut to :data:`SPOKEN_MESSAGE`
+    characters; without the bidi isolates the labels show (screen readers get plain text).
+
+    The labels of who asks stay free texts, read when the dialog opens: Orca 43 reads a dialog's
+    description only when it has no such text, and then leaves out the first field's own
+    description, so the first field's help would go unheard."""
+    server_label = request.requester.isolated_label
+    server = claim(server_label) if server_label else translate("Dialog", "An unnamed MCP server")
+    executable = request.peer.executable
+    program = display_line(executable) if executable else translate("Dialog", "(unknown: the system did not tell)")
+    message = next((one_line(line) for line in (request.message or "").splitlines() if line.strip()), "")
+    if len(message) > SPOKEN_MESSAGE:
+        message = message[: SPOKEN_MESSAGE - 1] + "…"
+    if message:
+        text = translate("Dialog", "{server} asks through the local program {program}: {message}")
+    else:
+        text = translate("Dialog", "{server} asks through the local program {program}.")
+    return text.format(server=server, program=program, message=message).translate(_NO_ISOLATES)
+
+
+_NO_ISOLATES = {ord(FSI): None, ord(LRI): None, ord(PDI): None}
 
 
 class ElicitationDialog(QDialog):
@@ -128,6 +157,8 @@ class ElicitationDialog(QDialog):
         self.setWindowFlag(Qt.WindowType.WindowStaysOnTopHint, True)
         self.setObjectName("elicitation-dialog")
         self.setMinimumWidth(320)
+        #: What screen readers are told at the moment it happens (:mod:`~.notice`).
+        self.notice = SpokenNotice(self)
 
         # Who asks stays in view on top and the buttons at the bottom; everything between
         # scrolls, so nothing is cut off on a small or scaled screen, and a long message scrolls
@@ -224,6 +255,7 @@ class ElicitationDialog(QDialog):
         )
         self._header_layout.insertWidget(0, self._identity())
         self.message_label.setText(request.message or "")
+        self.setAccessibleDescription(spoken_summary(request))
 
     # -- layout pieces ------------------------------------------------------------------------
     def _identity(self) -> QWidget:
@@ -301,6 +333,20 @@ class ElicitationDialog(QDialog):
         self.commit_button = button
         return button
 
+    def tab_through(self, controls: list[QWidget]) -> None:
+        """Tab order in reading order: ``controls`` (the body's, top to bottom), the buttons as
+        the row shows them (Decline, Cancel, Close, then the commit button), then the header's
+        and the message's boxes where they scroll (a keyboard stop only then). Those two are above
+        the body, so Tab from the last button wraps to them and then to the first control, and
+        Shift+Tab walks the same cycle backwards; the dialog opens on a control or a button."""
+        chain = list(controls) + [self.decline_button, self.cancel_button, self.close_button]
+        chain += [self.commit_button] if self.commit_button is not None else []
+        chain += [
+            box for box in (self.header_scroll, self.message_scroll) if box.focusPolicy() != Qt.FocusPolicy.NoFocus
+        ]
+        for first, second in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(first, second)
+
     # -- arming -------------------------------------------------------------------------------
     @property
     def is_armed(self) -> bool:
@@ -374,6 +420,7 @@ class ElicitationDialog(QDialog):
         self.countdown_label = self.countdown.label
         self.buttons.insertWidget(1, self.countdown.label)
         self.countdown.expired.connect(lambda: self.finish(Cancelled("timeout")))
+        self.countdown.warned.connect(self.notice.say)  # before the end, wherever the focus is
         self.countdown.start()
 
     def stop_timeout(self) -> None:
@@ -465,14 +512,18 @@ class ElicitationDialog(QDialog):
             if button is not None:
                 button.setEnabled(False)
                 button.hide()
-        self.show_status(
-            translate(
-                "Dialog",
-                "This request is no longer waiting: the program that asked has cancelled it "
-                "or gone away. Nothing was sent. This window closes by itself.",
-            )
+        gone = translate(
+            "Dialog",
+            "This request is no longer waiting: the program that asked has cancelled it "
+            "or gone away. Nothing was sent. This window closes by itself.",
         )
+        self.show_status(gone)
+        # Screen readers read Close with the reason as its description when it takes the focus;
+        # a dialog that is not the active window says it through its notice (:mod:`~.notice`).
+        self.close_button.setAccessibleDescription(gone)
         self.close_button.show()
+        if not self.isActiveWindow():
+            self.notice.say(gone)
         self.close_button.setFocus()
         QTimer.singleShot(EXPIRED_CLOSE_MS, self, self.close)  # nothing to decide any more; don't pile up
 

@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..schema import FieldSpec
+from .a11y import name_calendar
 from .application import parent_as
 from .datetext import NO_DATE as _NO_DATE
 from .datetext import offset_text as _offset_text
@@ -98,6 +99,7 @@ class _TypingPicker(_DatePicker):
     _early: tuple[int, str, str] | None = None  # (section, typed, shown) Qt left before it was full
     _refusals: dict[int, tuple[str, str]] | None = None  # section index -> (typed, shown)
     _popup: _CalendarWatch | None = None
+    _calendar_named = False  # the calendar was named by its month (a11y.name_calendar)
     _before_calendar: QDateTime | None = None  # the value to put back when the calendar closes unpicked
     _typed_at_leave: list[str] | None = None  # the sections as typed, before Qt's fixup on leaving
     if TYPE_CHECKING:
@@ -276,6 +278,9 @@ class _TypingPicker(_DatePicker):
         before = self._before_calendar
         shown = before if before is not None else self.dateTime()
         self._before_calendar = None
+        if not self._calendar_named and self.calendarPopup() and self.on_arrow(event):
+            self._calendar_named = True  # before it first shows: screen readers read the month
+            name_calendar(self.calendarWidget())
         super().mousePressEvent(event)
         if not self.on_arrow(event):
             return

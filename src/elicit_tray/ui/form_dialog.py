@@ -14,19 +14,21 @@ import weakref
 from collections import deque
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
 from PySide6.QtWidgets import QFormLayout, QVBoxLayout, QWidget
 
 from ..request import Accepted, FormRequest
 from ..schema import FieldSpec, FormSpec, build_content, looks_secret, validate_content
-from .arming import ARM_DELAY_MS
+from .a11y import describes
+from .arming import ARM_DELAY_MS, InputGate
 from .base import ElicitationDialog
-from .form_row import ErrorLabels, FormRow, spoken
+from .form_row import ErrorLabels, FormRow, sentences, spoken
 from .i18n import translate, translated
 from .labels import announce, plain_label, warning_label
 from .registry import WidgetRegistry, registry
-from .sizing import box_content, laid_out
+from .sizing import FormLayout, box_content, laid_out
 from .style import error_css
+from .typed_patterns import typed_patterns
 from .widgets import assign_mnemonics, mnemonic_letter
 
 __all__ = ["FormDialog", "FIRST_ROWS", "LATER_ROWS", "SLICE_S"]
@@ -40,6 +42,10 @@ FIRST_ROWS = 16
 LATER_ROWS = 40
 #: Longest time (seconds) spent building rows in one event-loop turn after the first paint.
 SLICE_S = 0.008
+#: The events Qt posts to the widgets of a new chunk of rows (polish, layout, repaint; never
+#: input): delivered in the turn that built the chunk, while the input gate is paused, rather
+#: than one by one through the gate on the next turn (they were four fifths of its calls).
+_BUILD_EVENTS = (QEvent.Type.PolishRequest, QEvent.Type.LayoutRequest, QEvent.Type.UpdateLater)
 
 
 class FormDialog(ElicitationDialog):
@@ -70,6 +76,8 @@ class FormDialog(ElicitationDialog):
         (a second request raises ``RuntimeError``): a frame serves one request in its life."""
         self._show_request(request)
         self.spec = request.form
+        if any(f.pattern is not None for f in self.spec.fields):  # a typed value's check answered late
+            typed_patterns().answered.connect(self._validate, Qt.ConnectionType.QueuedConnection)
 
         #: Property names of the fields the secret warning names (judged by name, title and kind).
         self.secret_fields = [f.name for f in self.spec.fields if looks_secret(f)]
@@ -88,6 +96,7 @@ class FormDialog(ElicitationDialog):
         if any(f.required for f in self.spec.fields):
             legend = plain_label(translate("FormDialog", "Fields marked * are required."), selectable=False)
             legend.setObjectName("required-legend")
+            describes(legend, self)  # each required field's description says "Required."
             self.body.addWidget(legend)
         # The rows go into chunks, each its own QFormLayout stacked in ``form_box``: a chunk added
         # after the first paint is laid out on its own, not the whole form again (the cost of a
@@ -127,7 +136,7 @@ class FormDialog(ElicitationDialog):
 
     def _chunk(self, box: QWidget) -> QFormLayout:
         """A new chunk of rows: ``box`` with its form layout, stacked last in the form."""
-        form = QFormLayout(box)
+        form = FormLayout(box)  # rows keep their height (Qt's own can squeeze them)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setRowWrapPolicy(
             QFormLayout.RowWrapPolicy.WrapAllRows if self._long_titles else QFormLayout.RowWrapPolicy.DontWrapRows
@@ -164,10 +173,13 @@ class FormDialog(ElicitationDialog):
         if self.expired or self.outcome is not None:  # no longer waiting: nothing more to build
             self._later.clear()
             return
-        box = QWidget()
-        self._build_rows(self._chunk(box), LATER_ROWS, time.perf_counter() + SLICE_S)
-        self._stack.addWidget(box)  # laid out on its own: the chunks above keep their geometry
-        box.show()  # now, not on a later turn: once the last chunk is in, every row is on screen
+        with InputGate.paused():  # constructing and laying out widgets delivers no input
+            box = QWidget()
+            self._build_rows(self._chunk(box), LATER_ROWS, time.perf_counter() + SLICE_S)
+            self._stack.addWidget(box)  # laid out on its own: the chunks above keep their geometry
+            box.show()  # now, not on a later turn: once the last chunk is in, every row is on screen
+            for kind in _BUILD_EVENTS:  # polished and laid out in this turn, not each event through the gate
+                QCoreApplication.sendPostedEvents(None, kind)
         if self._later:
             QTimer.singleShot(0, self, self._build_later)
             return
@@ -184,16 +196,8 @@ class FormDialog(ElicitationDialog):
         return row
 
     def _set_tab_order(self) -> None:
-        """Tab walks the fields in schema order, then the buttons."""
-        chain = [c for row in self.rows.values() for c in row.adapter.tab_chain()]
-        chain += [self.decline_button, self.cancel_button, self.accept_button]
-        chain += [
-            box
-            for box in (self.header_scroll, self.message_scroll)  # long text scrolls by keyboard
-            if box.focusPolicy() != Qt.FocusPolicy.NoFocus
-        ]
-        for first, second in zip(chain, chain[1:], strict=False):
-            QWidget.setTabOrder(first, second)
+        """Tab walks the fields in schema order, then the buttons (:meth:`tab_through`)."""
+        self.tab_through([c for row in self.rows.values() for c in row.adapter.tab_chain()])
 
     # -- validation ---------------------------------------------------------------------------
     def _focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
@@ -208,10 +212,13 @@ class FormDialog(ElicitationDialog):
                     self._validate()
                 break
 
-    def _validate(self) -> list[FormRow]:
-        """Update every error label and the Accept button; return the invalid rows."""
+    def _validate(self, *, tell: bool = True) -> list[FormRow]:
+        """Update every error label and the Accept button; return the invalid rows. An error that
+        appears while the user fills the form (a field left invalid, a choice too many) is said
+        to screen readers at once (``tell``; a failed submit says its own: :meth:`attempt_submit`)."""
         invalid = []
         grew = False
+        appeared: list[str] = []
         for row in self.rows.values():
             _value, problem = row.current()
             if problem and not row.revealed and row.adapter.reveal_now():
@@ -219,6 +226,8 @@ class FormDialog(ElicitationDialog):
             if problem:
                 invalid.append(row)
             shown = translated(problem) if (problem and row.revealed) else ""
+            if shown and not row.error_text:
+                appeared.append(translate("FormDialog", "{field}: {error}").format(field=row.spec.title, error=shown))
             if row.error_text != (("⚠ " + shown) if shown else ""):
                 row.error.setText(("⚠ " + shown) if shown else "")  # made here the first time
                 if shown and row.error.isHidden():
@@ -235,6 +244,8 @@ class FormDialog(ElicitationDialog):
                 for widget in row.described():
                     widget.setAccessibleDescription(said)
         self._invalid = invalid
+        if tell and appeared and self.isVisible() and self.outcome is None and not self.expired:
+            self.notice.say(" ".join(sentences(text) for text in appeared))
         self.refresh()
         if not any(row.error_text for row in invalid) and self.status_label.text() in self._correct_texts():
             self.hide_status()  # "Please correct…" goes once nothing is highlighted any more
@@ -272,9 +283,10 @@ class FormDialog(ElicitationDialog):
         """Validate everything; send ``accept`` if valid and armed. Returns whether it was sent."""
         if self.outcome is not None or self.expired:
             return False
+        typed_patterns().settle()  # the values as typed, not "still being checked"
         for row in self.rows.values():
             row.revealed = True
-        invalid = self._validate()
+        invalid = self._validate(tell=False)
         if invalid:
             first = invalid[0]
             status = self._correct_texts()[0 if len(invalid) == 1 else 1]

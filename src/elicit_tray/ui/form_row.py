@@ -12,17 +12,20 @@ This module never knows a field's kind: the control comes from an adapter
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QPalette
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QFocusEvent, QPalette
 from PySide6.QtWidgets import QAbstractButton, QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from ..schema import FieldSpec, check_value, describe_constraints
+from .a11y import describes
 from .i18n import translated
 from .labels import WrappingLabel, plain_label
+from .typed_patterns import typed_patterns
 
 if TYPE_CHECKING:
     from .widgets import FieldWidget
@@ -53,6 +56,25 @@ def spoken(description: str, notice: str, error: str) -> str:
     """A field's accessible description: its description and constraints, the invisible-character
     notice (as shown: nothing is appended to the value it ends with), and its current error."""
     return " ".join(filter(None, (description, notice, sentences(error))))
+
+
+class _PassFocus(QObject):
+    """Makes ``adapter``'s group (``adapter.widget``) focusable by click and by its label's
+    Alt+letter only (no Tab stop of its own), handing the focus at once to the control the
+    field is entered at (``adapter.focus_target``: a radio group's checked option, else its
+    first; a multi-select's first option)."""
+
+    def __init__(self, adapter: FieldWidget):
+        super().__init__(adapter.widget)
+        self._adapter = weakref.ref(adapter)
+        adapter.widget.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        adapter.widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
+        adapter = self._adapter()
+        if event.type() == QEvent.Type.FocusIn and adapter is not None and isinstance(event, QFocusEvent):
+            adapter.focus_target.setFocus(event.reason())
+        return False
 
 
 class FormRow:
@@ -102,7 +124,9 @@ class FormRow:
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(2)
         column.addWidget(adapter.widget)
+        described = adapter.controls[0] if adapter.single_control else adapter.widget
         if adapter.notice is not None:  # invisible characters in the value, named
+            describes(adapter.notice, described)  # read with the field (its description), not apart
             adapter.notice.setObjectName(field_id(spec.name, "invisible"))
             adapter.notice.setForegroundRole(QPalette.ColorRole.PlaceholderText)
             column.addWidget(adapter.notice)
@@ -111,6 +135,7 @@ class FormRow:
         hint: QLabel | None = None
         if shown_hint:
             hint = plain_label(shown_hint, selectable=False)  # cheaper layout; readers get the description
+            describes(hint, described)
             hint.setObjectName(field_id(spec.name, "description"))
             hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
             column.addWidget(hint)
@@ -126,9 +151,10 @@ class FormRow:
             buddy = adapter.focus_target
             if isinstance(buddy, QAbstractButton):
                 # Qt clicks a button buddy on the label's Alt+letter: reaching a multi-select
-                # would toggle its first option. The group is the buddy, focusing the button.
-                adapter.widget.setFocusProxy(buddy)
-                adapter.widget.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # focusable, no extra Tab stop
+                # would toggle its first option. The group is the buddy and passes the focus on.
+                # Not as its focus proxy: Qt gives a proxy the group's focus policy, and the
+                # first option lost its Tab stop (Tab and Shift+Tab skipped it).
+                _PassFocus(adapter)
                 buddy = adapter.widget
             label.setBuddy(buddy)
             label.setWordWrap(long_titles)
@@ -166,6 +192,7 @@ class FormRow:
         description and notice; hidden while there is no error. Made on first use."""
         if self._error is None:
             error = plain_label("")
+            describes(error, self.described()[0])  # the error is part of the field's description
             error.setObjectName(self.error_id)
             error.hide()
             self._column.addWidget(error)
@@ -195,9 +222,10 @@ class FormRow:
 
     def current(self) -> tuple[Any, str | None]:
         """``(value, problem)`` of the field now: the adapter's parse error, else the schema
-        layer's :func:`~elicit_tray.schema.check_value` message, else ``None``."""
+        layer's :func:`~elicit_tray.schema.check_value` message, else ``None``. A ``pattern``
+        verdict not known yet is not waited for (:mod:`~.typed_patterns`)."""
         value, parse_error = self.adapter.value()
-        return value, parse_error or check_value(self.spec, value)
+        return value, parse_error or check_value(self.spec, value, pattern_check=typed_patterns().verdict)
 
 
 class ErrorLabels(Mapping[str, QLabel]):

@@ -52,6 +52,7 @@ from PySide6.QtWidgets import (
 from ..history import History, Recorder, export_csv, export_json
 from ..history.columns import CELLS
 from ..history.store import is_busy
+from .a11y import speak_selection
 from .history_rows import DecisionsModel, details, one_line
 from .i18n import translate
 from .labels import claim, plain_message_box
@@ -172,6 +173,8 @@ class HistoryWindow(QDialog):
         self.server = QComboBox()
         self.outcome = QComboBox()
         self.period = QComboBox()
+        for box in (self.server, self.outcome, self.period):
+            speak_selection(box)  # a filter typed or arrowed in the closed list is read
         for text, value in _outcome_filters():
             self.outcome.addItem(text, value)
         for text, days in _periods():

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 from shiboken6 import isValid
 
 from ..presence import requester_present
-from ..request import Cancelled, ElicitationRequest, Failed, Outcome, UrlRequest, for_display
+from ..request import Accepted, Cancelled, ElicitationRequest, Failed, Outcome, UrlRequest, for_display
 from .arming import ENGAGE_KEY_TEXT, InputGate
 from .base import ARM_DELAY_MS, ElicitationDialog, announce, plain_label, summary
 from .focus import desktop
@@ -41,7 +41,9 @@ from .style import install_style, style_hints
 from .trace import DialogTrace
 
 if TYPE_CHECKING:
+    from .flows import UrlFlows
     from .url_dialog import BrowserOpener, UrlDialog
+    from .url_wait import UrlWaitDialog
 
 __all__ = ["Presenter", "system_browser", "MAX_SHOWN_DIALOGS", "MAX_EXPIRED_ON_SCREEN"]
 
@@ -149,6 +151,8 @@ class Presenter(QObject):
         #: request key -> URL dialog waiting for its completion notice (the dispatcher maps
         #: (connection, elicitationId) to the key, so only the asking connection completes it)
         self._waiting_urls: dict[str, UrlDialog] = {}
+        #: URL flows over several rounds (:mod:`~.flows`), made on the first flow request
+        self._flows: UrlFlows | None = None
         self._follow_desktop()
         install_style()  # checkbox and radio outlines with 3:1 contrast in every palette
         self._hints = style_hints()  # palette changes reach the dialogs as events already
@@ -232,6 +236,16 @@ class Presenter(QObject):
         """
         if QGuiApplication.primaryScreen() is None:
             return Failed("no display is available to show the dialog")
+        if isinstance(request, UrlRequest) and request.flow:
+            flows = self.flows()
+            if flows.is_round(request):  # consented already: the flow's waiting window, no consent
+                self._refresh()  # the tray counts the round as pending
+                try:
+                    return await flows.round(request)
+                finally:
+                    self.dialogs.pop(request.key, None)
+                    self._refresh()
+            flows.moved_on(request)
         entry = _Pending(
             request, requester_present.get(), asyncio.get_running_loop().create_future(), DialogTrace.start(request)
         )
@@ -251,7 +265,9 @@ class Presenter(QObject):
             self._refresh()
             if entry.trace is not None:
                 entry.trace.finish()
-        if isinstance(request, UrlRequest) and entry.dialog is not None:
+        if isinstance(request, UrlRequest) and request.flow and isinstance(outcome, Accepted):
+            self.flows().consented(request, waiting=request.elicitation_id is not None)
+        elif isinstance(request, UrlRequest) and entry.dialog is not None:
             from .url_dialog import UrlDialog  # loaded by build() already
 
             dialog = entry.dialog
@@ -260,6 +276,39 @@ class Presenter(QObject):
                 self._waiting_urls[key] = dialog
                 dialog.destroyed.connect(lambda *_: self._waiting_urls.pop(key, None))
         return outcome
+
+    def flows(self) -> UrlFlows:
+        """The URL flows over several rounds (:class:`~.flows.UrlFlows`), made when first needed."""
+        if self._flows is None:
+            from .flows import UrlFlows
+
+            self._flows = UrlFlows(self._make_wait_dialog, self._show_wait_dialog)
+        return self._flows
+
+    def _make_wait_dialog(self, request: UrlRequest) -> UrlWaitDialog:
+        from .url_wait import UrlWaitDialog
+
+        with InputGate.paused():  # no input is delivered while widgets are constructed
+            dialog = UrlWaitDialog(for_display(request), self.opener, arm_delay_ms=self.arm_delay_ms)
+            dialog.prepare()
+        return dialog
+
+    def _show_wait_dialog(self, dialog: UrlWaitDialog) -> None:
+        """Show a flow's window as any dialog is shown (never with the focus), or, already on
+        screen, bring it to the user's attention for its new round."""
+        if not dialog.isVisible():
+            dialog.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, True)
+            others = [d for d in self.dialogs.values() if isValid(d) and d.isVisible()]
+            dialog.show()
+            if others:
+                self._cascade(dialog, others)
+        dialog.raise_()
+        QApplication.alert(dialog)
+        if dialog.pending:  # its round is listed, counted and chosen from the tray as any dialog
+            self.dialogs[dialog.request.key] = dialog
+            self.request_shown.emit(self.summary(dialog.request))
+            if self.on_shown is not None:
+                self.on_shown(dialog)
 
     def pending_count(self) -> int:
         """Requests waiting for an answer: on screen and waiting for a window."""
@@ -454,9 +503,23 @@ class Presenter(QObject):
 
         Unknown or repeated keys are ignored (MCP 2025-11-25: clients MUST ignore unknown ids).
         """
+        if self._flows is not None and self._flows.complete(key):
+            return
         dialog = self._waiting_urls.pop(key, None)
         if dialog is not None:
             dialog.mark_complete()
+
+    def release(self, key: str) -> None:
+        """The connection that made the accepted URL request ``key`` closed
+        (:meth:`Ui.release <elicit_tray.ipc.protocol.Ui.release>`): its waiting window, or its
+        flow's once no other round holds it, closes now (docs/design.md "URL flows over
+        several rounds": nothing of a flow stays after its requester is gone)."""
+        if self._flows is not None and self._flows.release(key):
+            return
+        dialog = self._waiting_urls.pop(key, None)
+        if dialog is not None and isValid(dialog):
+            dialog.hide()
+            dialog.deleteLater()
 
     @staticmethod
     def summary(shown: ElicitationRequest) -> str:
@@ -469,7 +532,7 @@ class Presenter(QObject):
         for entry in list(self.waiting.values()):
             if not entry.future.done():
                 entry.future.set_result(Cancelled("tray"))
-        for dialog in list(self.dialogs.values()):
+        for dialog in list(self.dialogs.values()):  # a flow's waiting round too
             dialog.finish(Cancelled("tray"))
 
     def focus(self, key: str) -> None:

@@ -3,7 +3,9 @@
 Used by the tests and by the headless demo (``elicit-tray serve --scripted-user PLAN``).
 Steps use the vocabulary of the elicitation cases in ``tests/cases`` (``do``): ``type``, ``clear``, ``pick``,
 ``toggle``, ``check``/``uncheck`` (``options``, ``only``), ``paste`` (``text``, ``repeat``:
-through the clipboard and Ctrl+V), ``submit``, ``decline``, ``escape``, ``close``, ``open``.
+through the clipboard and Ctrl+V), ``submit``, ``decline``, ``escape``, ``close``, ``open``;
+in a URL flow's waiting window (:mod:`~.url_wait`): ``finished`` ("I have finished, check
+again"), ``open-again``, ``cancel``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QPushButton, QWidget
 
 from .base import ElicitationDialog
 from .widgets import FieldWidget
@@ -28,7 +30,7 @@ __all__ = ["perform", "QTestHand", "ScriptPlan", "ScriptedUser", "TERMINAL_STEPS
 log = logging.getLogger(__name__)
 
 #: Steps that end a dialog (a screenshot is taken just before them).
-TERMINAL_STEPS = frozenset({"submit", "decline", "escape", "close", "open"})
+TERMINAL_STEPS = frozenset({"submit", "decline", "escape", "close", "open", "finished", "cancel"})
 
 
 def _adapter(dialog: ElicitationDialog, name: str) -> FieldWidget:
@@ -117,9 +119,16 @@ def perform(
             _press(dialog, Qt.Key.Key_Escape)
         elif do == "close":
             dialog.close()
-        elif do == "open":
+        elif do in ("open", "finished"):
             if dialog.commit_button is not None and dialog.commit_button.isEnabled():
                 QTest.mouseClick(dialog.commit_button, Qt.MouseButton.LeftButton)
+        elif do == "open-again":
+            again = dialog.findChild(QPushButton, "open-again")
+            if again is None:
+                raise KeyError("the dialog has no Open again button")
+            QTest.mouseClick(again, Qt.MouseButton.LeftButton)
+        elif do == "cancel":
+            QTest.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
         else:
             raise ValueError(f"unknown step {do!r}")
 
@@ -162,13 +171,29 @@ class ScriptedUser:
         self.screenshot_dir = screenshot_dir
         self._shots = 0
         self._queue: list[ElicitationDialog] = []
+        self._windows = 0  # windows seen so far (each numbered in its "scripted_window" property)
 
     def __call__(self, dialog: ElicitationDialog) -> None:
+        self._say_window(dialog)
         self._queue.append(dialog)
         dialog.ended.connect(lambda: self._done(dialog))  # answered, or expired: on to the next
         dialog.destroyed.connect(lambda *_: self._done(dialog))
         if len(self._queue) == 1:
             self._go_to(dialog)
+
+    def _say_window(self, dialog: ElicitationDialog) -> None:
+        """One stderr line per window shown and gone (``[tray] window 3 shown: UrlDialog``,
+        ``[tray] window 3 round: UrlWaitDialog``, ``[tray] window 3 gone``): what the tests
+        of a process read as its windows list."""
+        number = dialog.property("scripted_window")
+        if number is None:
+            self._windows += 1
+            number = self._windows
+            dialog.setProperty("scripted_window", number)
+            print(f"[tray] window {number} shown: {type(dialog).__name__}", file=sys.stderr, flush=True)
+            dialog.destroyed.connect(lambda *_: print(f"[tray] window {number} gone", file=sys.stderr, flush=True))
+        else:
+            print(f"[tray] window {number} round: {type(dialog).__name__}", file=sys.stderr, flush=True)
 
     def _go_to(self, dialog: ElicitationDialog) -> None:
         steps = self.plan.steps_for(dialog.request.message or "")

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from .. import desktop
 from ..settings import SETTINGS, Preferences, Setting, Settings
+from .a11y import speak_selection
 from .i18n import install_translations, translate
 
 __all__ = ["KINDS", "PRUNE_INTERVAL_MS", "Kind", "SettingsWindow", "connect_settings"]
@@ -77,6 +78,7 @@ def _combo_box(row: Setting[str], value: str) -> QComboBox:
     for code, name in row.choices:
         box.addItem(name, code)
     box.setCurrentIndex(max(0, box.findData(value)))
+    speak_selection(box)  # a choice typed or arrowed in the closed list is read
     return box
 
 

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import weakref
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QBoxLayout, QFrame, QLayout, QScrollArea, QStyle, QWidget
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtWidgets import QBoxLayout, QFormLayout, QFrame, QLayout, QScrollArea, QStyle, QWidget
 
-__all__ = ["PREFERRED_WIDTH", "Sizing", "box_content", "capped_box", "content_height", "laid_out"]
+__all__ = ["PREFERRED_WIDTH", "FormLayout", "Sizing", "box_content", "capped_box", "content_height", "laid_out"]
 
 #: Width of a dialog in pixels before the user resizes it (text wraps within it).
 PREFERRED_WIDTH = 540
+#: Most of the screen's available height a dialog takes by itself (beyond it the content scrolls).
+SCREEN_SHARE = 0.9
 
 
 def capped_box(content: QWidget, name: str) -> QScrollArea:
@@ -60,6 +62,60 @@ def content_height(content: QWidget, width: int) -> int:
     return max(needed, content.minimumSizeHint().height())
 
 
+class FormLayout(QFormLayout):
+    """A ``QFormLayout`` whose rows always get at least the height they need at the width
+    they get (wrapped labels: height for width), so no control is squeezed below its size.
+
+    Qt keeps one table of row heights from its height-for-width measurements, and measuring
+    at the layout's size-hint width (every size-hint query does) refills that table while Qt
+    still notes it as holding the rows for the last other width measured. Laid out at that other
+    width next, the layout used heights meant for the narrower one: a row that had grown (an
+    error under a radio group) was squeezed and its options overlapped, while a row whose
+    description wraps more at the narrower width got room it did not need. This follows Qt's
+    bookkeeping (the same rules, on the calls Qt makes through these methods) and, when the table
+    holds another width than the one laid out, measures a third width and then its own first.
+    """
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._noted = -1  # the width Qt notes as measured (-1: none)
+        self._hint_noted = False  # whether Qt notes the size hint's width as measured
+        self._table = -1  # the width whose rows the table holds now (-1: none)
+
+    def _measured(self, width: int) -> None:
+        """Qt's rule: a width it notes as measured is taken from the notes, any other is measured,
+        filling the table; the size hint's width gets a note of its own."""
+        if width == self._noted:
+            return
+        hint = self.sizeHint().width()
+        if width == hint and self._hint_noted:
+            return
+        self._table = width
+        if width == hint:
+            self._hint_noted = True
+        else:
+            self._noted = width
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt naming)
+        if self.hasHeightForWidth():
+            self._measured(width)
+        return super().heightForWidth(width)
+
+    def invalidate(self) -> None:
+        self._noted, self._hint_noted, self._table = -1, False, -1
+        super().invalidate()
+
+    def setGeometry(self, rect: QRect) -> None:  # noqa: N802 (Qt naming)
+        width = rect.width()
+        if self.hasHeightForWidth():
+            self._measured(width)  # what Qt does first when it lays out
+            if self._table != width:  # the notes say measured, the table holds another width
+                hint = self.sizeHint().width()
+                self.heightForWidth(next(w for w in (width + 1, width + 2) if w != hint))
+                self.heightForWidth(width)
+        super().setGeometry(rect)
+
+
 class Sizing:
     """Sizes ``window`` (a dialog whose top-level layout holds, top to bottom, ``header``, the
     scrolled ``scroll`` box and the ``buttons`` row; ``message`` is a capped box inside
@@ -90,7 +146,7 @@ class Sizing:
         return screen.availableGeometry().height() if screen else None
 
     def needed_height(self, width: int) -> int:
-        """The window height that shows all content at ``width``, capped at 90% of the screen."""
+        """The window height that shows all content at ``width``, capped at :data:`SCREEN_SHARE` of the screen."""
         layout = laid_out(self.window)
         margins = layout.contentsMargins()
         # Measured as if the scroll bar were there: text measured at the full width would wrap
@@ -102,7 +158,7 @@ class Sizing:
         buttons = self.buttons.sizeHint().height() + layout.spacing()
         height = header + needed + buttons + margins.top() + margins.bottom() + 2
         screen = self._screen_height()
-        return height if screen is None else min(height, int(screen * 0.9))
+        return height if screen is None else min(height, int(screen * SCREEN_SHARE))
 
     def fit_box(self, box: QScrollArea, inner: int, share: float) -> None:
         """Give ``box`` the height its content needs at width ``inner``, up to ``share`` of the
@@ -144,6 +200,9 @@ class Sizing:
         """Content grew (an error, a status line): grow the window so it shows, never shrink;
         the buttons stay on screen. Nothing happens while the window is hidden."""
         window = self.window
+        screen_height = self._screen_height()
+        if screen_height is not None and window.height() >= int(screen_height * SCREEN_SHARE):
+            return  # as tall as a window gets (needed_height's cap): nothing to measure
         if window.isVisible():
             laid_out(box_content(self.scroll)).activate()
             needed = self.needed_height(window.width())

@@ -221,7 +221,9 @@ class UrlDialog(ElicitationDialog):
 
     Open (disabled for a refused URL) calls ``opener(href)`` and answers ``accept``; then,
     when the request has an ``elicitationId``, the dialog waits for
-    ``notifications/elicitation/complete`` (:meth:`mark_complete`). Decline -> ``decline``;
+    ``notifications/elicitation/complete`` (:meth:`mark_complete`), unless it is a round of a
+    flow (:attr:`~elicit_tray.request.UrlRequest.flow`), whose waiting is the flow's window
+    (:mod:`~.url_wait`). Decline -> ``decline``;
     Escape, Cancel or the window's close button -> ``cancel``.
     """
 
@@ -304,12 +306,14 @@ class UrlDialog(ElicitationDialog):
             translate("UrlDialog", "Open the address in your web browser; the server is told you agreed")
         )
         self.cancel_button.setDefault(False)
+        self.tab_through([url_box])  # the buttons were made before the body: reading order instead
 
     def can_commit(self) -> bool:
         return self.analysis.can_open and not self.browser_opened
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        self.tab_through([self.url_box])  # the fitted header/message boxes may have become focusable
         self.cancel_button.setFocus(Qt.FocusReason.ActiveWindowFocusReason)  # the button that commits nothing
 
     def commit(self) -> None:
@@ -327,7 +331,7 @@ class UrlDialog(ElicitationDialog):
             )
             return
         self.browser_opened = True
-        if self.request.elicitation_id:
+        if self.request.elicitation_id and not self.request.flow:  # a flow's own window waits instead
             self.finish(Accepted(None), close=False)
             self.waiting = True
             self.set_waiting_view()

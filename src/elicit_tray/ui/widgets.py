@@ -21,6 +21,7 @@ from typing import Any, Protocol, TypeVar, assert_never
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QApplication,
     QButtonGroup,
     QCheckBox,
     QComboBox,
@@ -36,6 +37,7 @@ from PySide6.QtWidgets import (
 from ..display import describe_char, display_line, invisible_chars
 from ..schema import FieldSpec, coerce_number
 from ..schema.formats import Keyboard, format_of
+from .a11y import speak_selection
 from .i18n import translate
 from .labels import WrappingLabel
 
@@ -49,6 +51,7 @@ __all__ = [
     "ComboSelect",
     "MultiSelect",
     "NumberField",
+    "OneTabStop",
     "RadioSelect",
     "TextField",
     "TriStateBoolean",
@@ -373,6 +376,7 @@ class TriStateBoolean(FieldWidget):
         layout.addStretch(1)
         self.states[0][0].setChecked(True)
         self.group.buttonToggled.connect(self._toggled)
+        OneTabStop(self.group, [b for b, _ in self.states])
         self.widget = box
         self.focus_target = self.states[0][0]
         self.controls = [b for b, _ in self.states]
@@ -395,6 +399,34 @@ class TriStateBoolean(FieldWidget):
         for button, state in self.states:
             if state is value:
                 button.setChecked(True)
+
+
+class OneTabStop(QObject):
+    """Makes an exclusive group of radio ``buttons`` one Tab stop, as native toolkits do (the
+    WAI-ARIA radio group pattern): Tab and Shift+Tab enter it at its checked option, else at
+    its first; the arrows move within it. Qt moves the stop to whichever option had the focus
+    last; this puts it back when the choice changes and when the focus leaves the group."""
+
+    def __init__(self, group: QButtonGroup, buttons: list[QRadioButton]):
+        super().__init__(group)
+        self._buttons = list(buttons)
+        for button in self._buttons:
+            button.installEventFilter(self)
+        group.buttonToggled.connect(lambda _button, _on: self.reset())
+        self.reset()
+
+    def reset(self) -> None:
+        """The checked option (else the first) takes Tab, the others only the arrows and clicks."""
+        entry = next((b for b in self._buttons if b.isChecked()), self._buttons[0])
+        tab = Qt.FocusPolicy.TabFocus.value
+        for button in self._buttons:
+            policy = button.focusPolicy().value
+            button.setFocusPolicy(Qt.FocusPolicy(policy | tab if button is entry else policy & ~tab))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
+        if event.type() == QEvent.Type.FocusOut and QApplication.focusWidget() not in self._buttons:
+            self.reset()
+        return False
 
 
 class WheelWhenFocused(QObject):
@@ -434,6 +466,7 @@ class ComboSelect(FieldWidget):
         combo.setPlaceholderText(translate("Widgets", "Choose…"))
         combo.setCurrentIndex(0 if not spec.required else -1)
         combo.currentIndexChanged.connect(self.changed)
+        speak_selection(combo)  # typing or an arrow key in the closed list is read
         self.widget = self.focus_target = combo
         self.controls = [combo]
         self.combo = combo
@@ -473,6 +506,7 @@ class RadioSelect(FieldWidget):
             layout.addWidget(button)
             self.buttons.append(button)
         self.group.buttonToggled.connect(lambda _b, _on: self.changed.emit())
+        OneTabStop(self.group, self.buttons)
         self.widget = box
         self.focus_target = self.buttons[0]
         self.controls = list(self.buttons)
@@ -542,6 +576,11 @@ class MultiSelect(FieldWidget):
         if not chosen and not self._none_is_answer:
             return None, None
         return chosen, None
+
+    def reveal_now(self) -> bool:
+        """A choice over ``maxItems`` shows its error at once: the user has just made it."""
+        limit = self.spec.max_items
+        return limit is not None and sum(b.isChecked() for b in self.boxes) > limit
 
     def set_value(self, value: Any) -> None:
         for box in self.boxes:

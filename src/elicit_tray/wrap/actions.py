@@ -3,7 +3,7 @@
 The core (:class:`~elicit_tray.wrap.core.WrapCore`) returns a list of :data:`Action` for each
 line it is fed, in order: bytes for one side (:class:`ToServer`, :class:`ToHost`) or a tray
 request to make, withdraw or complete (:class:`AskTray`, :class:`CancelTray`,
-:class:`CompleteTray`). The shell reports each tray answer as a :class:`TrayAnswer`. Who asks,
+:class:`CompleteTray`, :class:`ForgetTray`). The shell reports each tray answer as a :class:`TrayAnswer`. Who asks,
 for the dialog, is an :class:`Identity` (``docs/wrap-design.md`` §2.6).
 """
 
@@ -20,6 +20,7 @@ __all__ = [
     "AskTray",
     "CancelTray",
     "CompleteTray",
+    "ForgetTray",
     "Identity",
     "MAX_REQUESTER_CHARS",
     "ToHost",
@@ -76,7 +77,15 @@ class CompleteTray:
     elicitation_id: str
 
 
-Action = ToHost | ToServer | AskTray | CancelTray | CompleteTray
+@dataclass(frozen=True)
+class ForgetTray:
+    """Close, without a word, the connection held for the completion notice of
+    ``elicitation_id`` (its flow ended; the tray app then stops waiting for that notice)."""
+
+    elicitation_id: str
+
+
+Action = ToHost | ToServer | AskTray | CancelTray | CompleteTray | ForgetTray
 
 
 @dataclass(frozen=True)

@@ -38,10 +38,11 @@ import itertools
 import json
 import secrets
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..ipc.jsonrpc import INTERNAL_ERROR
-from ..request import REQUESTER_KEY
+from ..request import FLOW_KEY, REQUESTER_KEY
 from .actions import (
     MAX_REQUESTER_CHARS,
     UNREACHABLE_MESSAGE,
@@ -49,6 +50,7 @@ from .actions import (
     AskTray,
     CancelTray,
     CompleteTray,
+    ForgetTray,
     Identity,
     ToHost,
     ToServer,
@@ -57,6 +59,7 @@ from .actions import (
 from .capability import CLIENT_CAPS_KEY, FIRST_ELICITATION_VERSION, POLICIES, URL_VERSION, declare, owned_modes
 from .lines import encode, ending, error_line, id_key, parse_object, with_id
 from .rawjson import UNREADABLE, Line, RawObject
+from .required import REQUIRED_METHODS, URL_REQUIRED, RequiredFlows
 
 __all__ = [
     "WrapCore",
@@ -66,6 +69,7 @@ __all__ = [
     "AskTray",
     "CancelTray",
     "CompleteTray",
+    "ForgetTray",
     "TrayAnswer",
     "Action",
     "POLICIES",
@@ -98,6 +102,7 @@ _B_RESULT = b'"result"'
 _B_ERROR = b'"error"'
 _B_SERVER_INFO = b'"serverInfo"'
 _B_URL_REQUIRED = b"-32042"
+_B_REQUIRED_METHODS = tuple(json.dumps(m).encode() for m in sorted(REQUIRED_METHODS))
 
 
 def _key(msg: RawObject, *path: str) -> str | None:
@@ -113,6 +118,16 @@ def _mode(msg: RawObject, *path: str) -> str | None:
         return None
     mode = msg.get(*path, "mode", default="form")
     return mode if isinstance(mode, str) else None
+
+
+def _request_line(watch: _Watch) -> bytes | None:
+    """The watched request as forwarded (re-encoded), for a §2.8 retry; None if it cannot be."""
+    params = encode(watch.params)
+    method = encode(watch.method)
+    if params is None or method is None:
+        return None
+    head = b'{"jsonrpc":"2.0","id":' + watch.raw_id.encode("utf-8", "surrogatepass")
+    return head + b',"method":' + method + b',"params":' + params + b"}\n"
 
 
 @dataclass
@@ -139,6 +154,7 @@ class _Watch:
     answers: dict[str, Any] = field(default_factory=dict)
     state_raw: str | None = None  # requestState as the server wrote it
     retry_key: str | None = None
+    urls: frozenset[str] = frozenset()  # the URLs the last round asked to open
 
 
 class WrapCore:
@@ -190,6 +206,8 @@ class WrapCore:
         self._watch: dict[str, _Watch] = {}  # host id key -> watch
         self._retries: dict[str, str] = {}  # proxy retry id key -> host id key
         self._dead: set[str] = set()  # proxy retry id keys whose late answers are dropped
+        no_flow = partial(self._requester_params, flow=False)  # the -32042 flows are §2.8's, not §2.9's
+        self.required = RequiredFlows(lambda: next(self._ids), self.prefix, no_flow, max_rounds)
 
     # -- host -> server ---------------------------------------------------------------------
 
@@ -200,7 +218,12 @@ class WrapCore:
 
     def feed_host(self, line: Line) -> list[Action]:
         """One line from the host (terminator included). Returns the actions, in order."""
-        if self.policy == "off" or not (_B_CAPS in line or _B_INIT in line or _B_CANCELLED in line):
+        if self.policy == "off" or not (
+            _B_CAPS in line
+            or _B_INIT in line
+            or _B_CANCELLED in line
+            or ("url" in self.owned_legacy and any(m in line for m in _B_REQUIRED_METHODS))
+        ):
             return [ToServer(line)]
         msg = RawObject.of(line)
         if msg is None:
@@ -212,6 +235,10 @@ class WrapCore:
             return self._host_cancelled(line, msg)
         if isinstance(method, str) and msg.is_object("params", "_meta", CLIENT_CAPS_KEY):
             return self._host_enveloped(line, msg, method)
+        if method in REQUIRED_METHODS and "url" in self.owned_legacy:  # §2.8: kept for a -32042 retry
+            raw_id, key = msg.text("id"), _key(msg, "id")
+            if raw_id is not None and key is not None and key not in self.required.flows:
+                self.required.watch(key, raw_id, line)
         return [ToServer(line)]
 
     def _host_initialize(self, line: Line, msg: RawObject) -> list[Action]:
@@ -284,6 +311,9 @@ class WrapCore:
     def _host_cancelled(self, line: Line, msg: RawObject) -> list[Action]:
         """§2.4: the host cancels host request H."""
         key = _key(msg, "params", "requestId")
+        if key is not None and key in self.required.flows:
+            flow_actions = self.required.host_cancelled(key, line)
+            return [ToServer(line)] if flow_actions is None else flow_actions
         watch = self._watch.pop(key, None) if key is not None else None
         if watch is None or watch.state == "sent":
             return [ToServer(line)]  # not ours (or before its first response): forward raw
@@ -319,7 +349,7 @@ class WrapCore:
             or _B_CANCELLED in line
             or _B_COMPLETE in line
             or self._prefix_bytes in line
-            or (self._watch and (_B_RESULT in line or _B_ERROR in line))
+            or ((self._watch or self.required.watching()) and (_B_RESULT in line or _B_ERROR in line))
             or (self._init_key is not None and self.server_info is None and _B_SERVER_INFO in line)
             or ("url" in self.owned_legacy and _B_URL_REQUIRED in line)
         ):
@@ -340,14 +370,18 @@ class WrapCore:
                 return [CancelTray(ticket)]
         if method == "notifications/elicitation/complete":
             eid = msg.get("params", "elicitationId")
+            flow_actions = self.required.completed(eid) if isinstance(eid, str) else None
+            if flow_actions is not None:
+                return flow_actions
             if isinstance(eid, str) and eid in self._answered_urls:
                 self._answered_urls.discard(eid)
                 return [CompleteTray(eid)]
         return [ToHost(line)]
 
-    def _requester_params(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _requester_params(self, params: dict[str, Any], *, flow: bool = True) -> dict[str, Any]:
         """The tray's ``elicitation/create`` params: the server's, with our requester identity
-        (§2.6) replacing any ``elicit-tray/requester`` the server put there."""
+        (§2.6) replacing any ``elicit-tray/requester`` the server put there, and, for a URL
+        request with ``flow``, the session's flow (§2.9)."""
         out = dict(params)
         meta = dict(out.get("_meta") or {}) if isinstance(out.get("_meta"), dict) else {}
         requester: dict[str, Any] = {}
@@ -358,6 +392,9 @@ class WrapCore:
                 requester[dst] = value[:MAX_REQUESTER_CHARS]
         requester["clientName"] = self.identity.client_name()
         meta[REQUESTER_KEY] = requester
+        meta.pop(FLOW_KEY, None)  # a server's own is never passed on
+        if flow and out.get("mode") == "url":  # every URL round of this session is one flow (§2.9)
+            meta[FLOW_KEY] = self.prefix + "flow"
         out["_meta"] = meta
         return out
 
@@ -393,6 +430,8 @@ class WrapCore:
         info = msg.get("result", "_meta", SERVER_INFO_KEY)
         if isinstance(info, dict):
             self.server_info = info
+        if self.required.owns_response(key):  # §2.8
+            return self.required.response(line, key, msg.get("error"))
         if key in self._dead:  # a late answer to a cancelled retry (§2.4)
             self._dead.discard(key)
             return []
@@ -417,7 +456,7 @@ class WrapCore:
             if isinstance(item, dict) and item.get("mode", "url") == "url":
                 eid = item.get("elicitationId")
                 ticket = self._new_ticket(_Ticket("notice", url_id=eid if isinstance(eid, str) else None))
-                actions.append(AskTray(ticket, self._requester_params(item)))
+                actions.append(AskTray(ticket, self._requester_params(item, flow=False)))
         actions.append(ToHost(line))
         return actions
 
@@ -438,6 +477,12 @@ class WrapCore:
                         owned_keys[name] = params
         if owned_keys and parse_object(line) is None:  # acted on: the whole line must be valid
             owned_keys = {}
+        if not owned_keys and not retry and "url" in watch.owned and msg.get("error", "code") == URL_REQUIRED:
+            again = _request_line(watch)  # §2.8 in the 2026 era: the first answer is a -32042
+            if again is not None:
+                del self._watch[host_key]
+                self.required.watch(host_key, watch.raw_id, again)
+                return self.required.response(line, host_key, msg.get("error"))
         if not owned_keys:  # final, or nothing the proxy owns: to the host under its own id
             del self._watch[host_key]
             if not retry:
@@ -453,7 +498,12 @@ class WrapCore:
                     )
                 ]
             return [ToHost(data)]
-        watch.rounds += 1
+        urls = frozenset(
+            p["url"] for p in owned_keys.values() if p.get("mode") == "url" and isinstance(p.get("url"), str)
+        )
+        if not (len(urls) == len(owned_keys) and urls <= watch.urls):
+            watch.rounds += 1  # a URL round asked again (not done yet) is paced by the user: not counted
+        watch.urls = urls
         if watch.rounds > self.max_rounds:
             del self._watch[host_key]
             return [
@@ -482,6 +532,8 @@ class WrapCore:
 
     def tray_done(self, ticket: int, answer: TrayAnswer) -> list[Action]:
         """The tray app's answer for ``ticket`` (ignored if the ticket was cancelled)."""
+        if self.required.owns_ticket(ticket):
+            return self.required.tray_done(ticket, answer)
         info = self._tickets.pop(ticket, None)
         if info is None:
             return []

@@ -41,24 +41,38 @@ FLAT_DEPTH = 3
 #: Longest raw member text :meth:`RawObject.get` decodes (ids, methods, modes, codes).
 SMALL_VALUE_BYTES = 64 * 1024
 
-_STRING_RE = rb'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
-_WS = re.compile(rb"[ \t\n\r]*+")
-_STRING = re.compile(_STRING_RE, re.S)
-_SCALAR = re.compile(rb"-?+[0-9]++(?:\.[0-9]++)?+(?:[eE][-+]?+[0-9]++)?+|true|false|null")
+
+def _patterns(possessive: bool) -> tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes]]:
+    """The string, flat-container and flat-run patterns. ``possessive``: with possessive
+    quantifiers (no backtracking at all); else the same languages without them, each written so
+    that only one alternative can start at a byte and a flat run is always taken whole (a
+    lookahead refuses to split it), so a failed match still backtracks in linear time."""
+    plus = b"+" if possessive else b""
+    string = rb'"[^"\\]*' + plus + rb'(?:\\.[^"\\]*' + plus + rb")*" + plus + rb'"'
+    flat = rb'[^"\[\]{}]++' if possessive else rb'[^"\[\]{}]+(?![^"\[\]{}])'
+
+    def nested(depth: int) -> bytes:
+        """An atom: a string, flat bytes, or a container up to ``depth`` deep."""
+        atom = string + b"|" + flat
+        for _ in range(depth):
+            atom = atom + rb"|\{(?:" + atom + rb")*" + plus + rb"\}|\[(?:" + atom + rb")*" + plus + rb"\]"
+        return atom
+
+    inner = nested(FLAT_DEPTH - 1)
+    container = rb"\{(?:" + inner + rb")*" + plus + rb"\}|\[(?:" + inner + rb")*" + plus + rb"\]"
+    run = rb"(?:" + nested(FLAT_DEPTH) + rb")*" + plus
+    return re.compile(string, re.S), re.compile(container, re.S), re.compile(run, re.S)
 
 
-def _nested(depth: int) -> bytes:
-    """An atom: a string, a run of non-bracket bytes, or a container up to ``depth`` deep."""
-    atom = _STRING_RE + rb'|[^"\[\]{}]++'
-    for _ in range(depth):
-        atom = atom + rb"|\{(?:" + atom + rb")*+\}|\[(?:" + atom + rb")*+\]"
-    return atom
-
-
-_CONTAINER = re.compile(
-    rb"\{(?:" + _nested(FLAT_DEPTH - 1) + rb")*+\}|\[(?:" + _nested(FLAT_DEPTH - 1) + rb")*+\]", re.S
+#: A value that CPython 3.11 before 3.11.5 (Debian 12's 3.11.2) skips wrongly with possessive
+#: quantifiers (it stops 3 bytes early, inside the value): checked once at import.
+_PROBE = (
+    b'{"k":{"method":"e","params":{"message":"P","mode":"form","requestedSchema":{"properties":'
+    b'{"confirm":{"type":"boolean"}},"required":["confirm"],"type":"object"}}}}'
 )
-_RUN = re.compile(rb"(?:" + _nested(FLAT_DEPTH) + rb")*+", re.S)
+_WS = re.compile(rb"[ \t\n\r]*")
+_SCALAR = re.compile(rb"-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null")
+_STRING, _CONTAINER, _RUN = _patterns(possessive=True)
 _CLOSER = {ord("{"): ord("}"), ord("["): ord("]")}
 
 
@@ -107,6 +121,18 @@ def _skip_deep(buf: Line, i: int) -> int:
         elif not expected:
             return pos + 1
         pos += 1
+
+
+def _engine_skips_right() -> bool:
+    """Whether :func:`skip_value` skips :data:`_PROBE` whole with the patterns in use."""
+    try:
+        return skip_value(_PROBE, 0) == len(_PROBE)
+    except ValueError:
+        return False
+
+
+if not _engine_skips_right():  # a broken engine: the portable patterns
+    _STRING, _CONTAINER, _RUN = _patterns(possessive=False)
 
 
 def _members(buf: Line, start: int) -> tuple[dict[str, tuple[int, int]], int] | None:

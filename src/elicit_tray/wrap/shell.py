@@ -36,7 +36,7 @@ import anyio
 from anyio.abc import Process
 
 from ..paths import PrivateFileRefused, open_private_append
-from .core import AskTray, CancelTray, CompleteTray, Identity, ToHost, ToServer, TrayAnswer, WrapCore
+from .core import AskTray, CancelTray, CompleteTray, ForgetTray, Identity, ToHost, ToServer, TrayAnswer, WrapCore
 from .pipes import CHUNK, End, LineSplitter
 from .procs import Tree, become_subreaper
 
@@ -172,6 +172,8 @@ class _Shell:
                     scope.cancel()
             elif isinstance(action, CompleteTray):
                 self.tg.start_soon(self.completions.complete, action.elicitation_id)
+            elif isinstance(action, ForgetTray):
+                self.completions.release(action.elicitation_id)
         if pending_host:
             await self.to_host(_joined(pending_host))
         if pending_server:
@@ -187,14 +189,17 @@ class _Shell:
             return
         from ..client import TrayError, open_connection
         from ..paths import default_socket_path
+        from ..requester.errors import unreachable_message, why_unreachable
 
+        path = default_socket_path(self.socket_path)
         try:
-            _reader, writer = await open_connection(default_socket_path(self.socket_path))
+            _reader, writer = await open_connection(path)
             writer.close()
             up = True
         except (OSError, TrayError) as exc:
             up = False
-            _note(f"the tray app is not reachable, so elicitation is not declared for the host: {exc}")
+            said = exc.message if isinstance(exc, TrayError) else unreachable_message(path, why_unreachable(exc))
+            _note(f"elicitation is not declared for the host: {said}")
         self.core.tray_up = up
         self.probed_at = time.monotonic()
 
