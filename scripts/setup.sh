@@ -12,12 +12,14 @@ PYTHON="${PYTHON:-python3}"
 # "other application" (xterm), xprop and the AT-SPI accessibility bus (with its Python client)
 # for the real-window and screen-reader tests; strace
 # for the no-network test; the desktop-file and AppStream validators for the packaging tests;
+# GTK 3 (Qt's gtk3 platform theme reads its dark and high-contrast palettes) and xwd (x11-apps:
+# the X server's pixels of a window) for the contrast tests on real windows;
 # Orca, the screen reader the real-window tests listen to (speech off, its debug log read as
 # what it would say: tests/integration/orca.py).
 DEB_PACKAGES=(libegl1 libgl1 libglib2.0-0 libfontconfig1 libdbus-1-3 libxkbcommon0 libxkbcommon-x11-0
   libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-render-util0 libxcb-image0
   libxcb-randr0 libxcb-xinerama0 libxcb-xkb1 libx11-xcb1 fonts-dejavu-core xvfb xauth xdotool
-  dbus at-spi2-core python3-pyatspi strace desktop-file-utils appstream libxss1 openbox xfwm4 xterm x11-utils xclip trayer socat
+  dbus at-spi2-core python3-pyatspi strace desktop-file-utils appstream libxss1 openbox xfwm4 xterm x11-utils x11-apps libgtk-3-0 xclip trayer socat
   sway foot wtype grim wayland-utils libwayland-client0 libwayland-cursor0 libwayland-egl1 mako-notifier libnotify-bin orca)
 # Callers may add packages of their own, space-separated (benchmarks/run.sh: EXTRA_DEB_PACKAGES="zenity yad").
 read -r -a extra_packages <<<"${EXTRA_DEB_PACKAGES:-}"

@@ -193,11 +193,14 @@ def test_the_screenshot_shows_every_option_whole_with_every_error_shown(desktop,
 
 def _indicator_rows(image: QImage, x: int, top: int, bottom: int, width: int) -> list[tuple[int, int]]:
     """Runs of screen rows (top, bottom) in ``top .. bottom`` whose pixels in the column band
-    ``x .. x + width`` hold a dark edge (an option's indicator: the window is light)."""
+    ``x .. x + width`` hold a dark grey edge (an option's indicator: the window is light; the
+    focus ring around the focused option is a colour, not grey, and is not counted)."""
     runs: list[tuple[int, int]] = []
     start = None
     for y in range(top, bottom):
-        dark = any(image.pixelColor(px, y).lightness() < 160 for px in range(x, x + width))
+        dark = any(
+            (c := image.pixelColor(px, y)).lightness() < 160 and c.hslSaturation() < 60 for px in range(x, x + width)
+        )
         if dark and start is None:
             start = y
         elif not dark and start is not None:

@@ -47,7 +47,7 @@ from .labels import (
 )
 from .notice import SpokenNotice
 from .sizing import PREFERRED_WIDTH, Sizing, box_content, capped_box
-from .style import error_css, warning_css
+from .style import FOCUS_MARGIN, error_css, warning_css
 from .widgets import mnemonic_letter
 
 __all__ = [
@@ -195,7 +195,8 @@ class ElicitationDialog(QDialog):
         content = QWidget()
         content.setObjectName("content")
         outer = QVBoxLayout(content)
-        outer.setContentsMargins(0, 0, 0, 0)
+        # room for the focus ring around a control at the edge (the viewport would clip it)
+        outer.setContentsMargins(FOCUS_MARGIN, FOCUS_MARGIN, FOCUS_MARGIN, FOCUS_MARGIN)
         outer.setSpacing(10)
         self.scroll = capped_box(content, "scroll")
         window.addWidget(self.scroll, 1)
