@@ -10,7 +10,7 @@ focus" says which colour is measured against which.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QRect, QRectF, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QAccessibilityHints,
     QColor,
@@ -359,6 +359,20 @@ _EDGED = (
     QStyle.PrimitiveElement.PE_PanelButtonCommand,
 )
 _EDGED_COMPLEX = (QStyle.ComplexControl.CC_SpinBox, QStyle.ComplexControl.CC_ComboBox)
+#: WCAG 2.2 2.5.8 Target Size (Minimum): every control one clicks is at least this tall and wide,
+#: in device-independent pixels (Qt's logical pixels, which scale as CSS pixels do).
+MIN_TARGET_PX = 24
+_TARGETS = frozenset(
+    {
+        QStyle.ContentsType.CT_CheckBox,
+        QStyle.ContentsType.CT_RadioButton,
+        QStyle.ContentsType.CT_PushButton,
+        QStyle.ContentsType.CT_ToolButton,
+        QStyle.ContentsType.CT_LineEdit,
+        QStyle.ContentsType.CT_ComboBox,
+        QStyle.ContentsType.CT_SpinBox,
+    }
+)
 
 
 class OutlinedIndicators(QProxyStyle):
@@ -373,6 +387,16 @@ class OutlinedIndicators(QProxyStyle):
         super().__init__(base)
         #: (direction, text colour) -> the one clear-button icon handed to every line edit
         self._clear_icons: dict[tuple[bool, int], QIcon] = {}
+
+    def sizeFromContents(
+        self, kind: QStyle.ContentsType, option: QStyleOption | None, size: QSize, widget: QWidget | None = None
+    ) -> QSize:
+        """The base's size, at least :data:`MIN_TARGET_PX` each way for the controls one clicks
+        (checkboxes, radio buttons, buttons, text fields, drop-downs, spin boxes)."""
+        result = super().sizeFromContents(kind, option, size, widget)
+        if kind in _TARGETS:
+            result = result.expandedTo(QSize(MIN_TARGET_PX, MIN_TARGET_PX))
+        return result
 
     def standardIcon(
         self,
