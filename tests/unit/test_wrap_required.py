@@ -74,7 +74,7 @@ def test_accept_then_the_servers_completion_notice_retries_and_the_host_gets_the
     assert c.feed_server(complete()) == [CompleteTray("e2"), CancelTray(2), retry(3)]
     assert c.feed_server(b'{"jsonrpc":"2.0","id":"P-3","result":{"content":[],"x":1e400}}\n') == [
         RELEASE,  # the flow's window closes with the host's answer
-        ToHost(b'{"jsonrpc":"2.0","id":4,"result":{"content":[],"x":1e400}}\n')
+        ToHost(b'{"jsonrpc":"2.0","id":4,"result":{"content":[],"x":1e400}}\n'),
     ]
     assert c.required.flows == {}
     assert c.feed_server(complete()) == []  # a late repeat of the notice never reaches the host
