@@ -19,6 +19,7 @@ terminator for a last partial line), through :meth:`WrapCore.feed_host` (host ->
 - :class:`~.actions.CancelTray`: the request of that ticket is moot (expire its dialog); its answer, if it
   still comes, is ignored.
 - :class:`~.actions.CompleteTray`: deliver ``notifications/elicitation/complete`` for that id to the tray.
+- :class:`~.actions.ReleaseTray`: close the tray connections held for that host request (it ended).
 
 Cost: a line is parsed only when a cheap byte pre-filter says it may matter (§2.6
 "Performance"), then the parse confirms. A changed message is re-encoded with

@@ -93,7 +93,8 @@ class RequiredFlows:
     Args:
         new_number: the proxy's counter (tickets and retry ids share it with the core).
         prefix: the proxy's own id prefix (``"elicit-tray-<random>-"``).
-        requester_params: adds the requester identity to tray params (the core's).
+        requester_params: adds the requester identity and the session's URL flow to tray params
+            (the core's).
         max_rounds: most ``-32042`` rounds per host request; one more is a -32603 to the host.
     """
 
