@@ -19,6 +19,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from elicit_tray.client import Completions, completion_forwarder, elicitation_callback
+from elicit_tray.requester.completions import FLOW_LINGER_S
 from tests.integration.test_wrap_e2e import assert_host_never_saw_proxy_traffic, text, wire, wrapped
 from tests.integration.tray_process import TrayProcess
 
@@ -61,6 +62,13 @@ async def all_windows_gone(tray: TrayProcess) -> list[str]:
             if shown == {line.split()[0] for line in seen if line.endswith("gone")}:
                 return sorted(seen)
             await anyio.sleep(0.02)  # bounded poll (fail_after) of the stderr file
+
+
+async def gone_soon(tray: TrayProcess) -> list[str]:
+    """The windows list once every window shown is gone, within half of
+    :data:`FLOW_LINGER_S` (so a window left to linger fails); bounded 20 ms polls."""
+    with anyio.fail_after(FLOW_LINGER_S / 2):
+        return await all_windows_gone(tray)
 
 
 async def until(condition: Any) -> None:
@@ -157,5 +165,22 @@ async def test_host_gone_while_a_round_waits_leaves_no_window(scratch, mode, way
             ["1 shown: UrlDialog", "1 gone", "2 shown: UrlWaitDialog", "2 gone"]
         )
         assert opened(tray) == [STEP1]
+    finally:
+        assert tray.stop() == 0
+
+
+async def test_wrap_closes_the_waiting_window_as_soon_as_the_host_has_its_answer(scratch):
+    """2026-07-28 rounds carry no elicitationId: the requester cannot tell the server's final
+    answer from a slow one, but wrap can (it hands the host the answer): the flow's window goes
+    then, while the host, wrap and the server still run."""
+    tray = TrayProcess(scratch / "t" / "socket", plan("open", "finished", "finished"), workdir=scratch).start()
+    try:
+        with anyio.fail_after(SESSION_TIMEOUT_S):
+            async with client("wrap", tray, scratch / "wire.log", "2026-07-28") as host:
+                result = await host.call_tool("link_account", {"rounds": 3})
+                assert text(result) == "linked after 3 rounds"
+                assert await gone_soon(tray) == sorted(
+                    ["1 shown: UrlDialog", "1 gone", "2 shown: UrlWaitDialog", "2 round: UrlWaitDialog", "2 gone"]
+                )
     finally:
         assert tray.stop() == 0

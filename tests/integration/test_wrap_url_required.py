@@ -2,17 +2,17 @@
 URL mode (docs/wrap-design.md §2.8): a real ``mcp`` SDK server that raises
 ``UrlElicitationRequiredError`` (``tests/integration/url_required_server.py``), wrap, a real
 ``mcp.Client`` with no elicitation callback (so no URL mode; 2025-11-25), and the tray app with
-a scripted user operating the real dialogs.
+a scripted user operating the real dialogs. The wait after the consent is a round of the
+session's URL flow (§2.9): the flow's waiting window, "I have finished, check again" / Cancel.
 
-Each test asserts the exact JSON the host got for its ``tools/call`` (read from wrap's wire log).
+Each test asserts the exact JSON the host got for its ``tools/call`` (read from wrap's wire log)
+and the tray's windows (``[tray] window N shown|round|gone``, what its scripted user says).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ import anyio
 import pytest
 from mcp import Client, MCPError, StdioServerParameters, types
 
-from elicit_tray.wrap.required import FINISHED_MESSAGE
+from tests.integration.test_url_flow_e2e import all_windows_gone, opened, until, windows
 from tests.integration.test_wrap_e2e import FakeTray, assert_host_never_saw_proxy_traffic, wire
 from tests.integration.tray_process import TrayProcess
 
@@ -28,10 +28,16 @@ pytestmark = pytest.mark.anyio
 SESSION_TIMEOUT_S = 90
 SERVER = [sys.executable, "-m", "tests.integration.url_required_server"]
 ROOT = Path(__file__).resolve().parents[2]
+LOGIN_URL = "https://login.example.com/start?s=1"
 LOGIN = {"match": "Log in to Example", "once": True, "steps": [{"do": "open"}]}
 GRANT = {"match": "Grant access", "once": True, "steps": [{"do": "open"}]}
-FINISHED = {"match": FINISHED_MESSAGE[:40], "once": True, "steps": [{"do": "submit"}]}
-IDLE = {"match": FINISHED_MESSAGE[:40], "once": True, "steps": []}  # the user leaves it open
+# in the flow's waiting window: "I have finished, check again"; doing nothing; Cancel
+FINISHED = {"match": "Log in to Example", "once": True, "steps": [{"do": "finished"}]}
+IDLE = {"match": "Log in to Example", "once": True, "steps": []}
+STOP = {"match": "Log in to Example", "once": True, "steps": [{"do": "cancel"}]}
+#: One consent, then one waiting window: both gone at the end.
+ONE_FLOW = sorted(["1 shown: UrlDialog", "1 gone", "2 shown: UrlWaitDialog", "2 gone"])
+CANCELLED = "elicit-tray: the user cancelled the web page step the server asked for; the request was not retried"
 
 
 @pytest.fixture
@@ -96,6 +102,8 @@ async def test_accept_then_i_have_finished_retries_and_the_host_gets_the_retrys_
     tray = TrayProcess(scratch / "t" / "socket", [LOGIN, FINISHED], workdir=scratch).start()
     try:
         text, error = await run(tray, log, "connect", mode)
+        assert await all_windows_gone(tray) == ONE_FLOW
+        assert opened(tray) == [LOGIN_URL]
     finally:
         assert tray.stop() == 0
     assert (text, error) == ("connected after 2 calls", None)
@@ -112,23 +120,9 @@ async def test_accept_then_i_have_finished_retries_and_the_host_gets_the_retrys_
     assert_host_never_saw_proxy_traffic(log)
 
 
-def _wait_for_accept(journal: Path) -> None:
-    """Until the tray's request log has the URL consent's ``accept`` (bounded 20 ms polls)."""
-    deadline = time.monotonic() + SESSION_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if journal.exists():
-            for line in journal.read_text(encoding="utf-8").splitlines():
-                entry = json.loads(line)
-                if entry.get("mode") == "url" and entry.get("outcome") == "accept":
-                    return
-        time.sleep(0.02)  # bounded poll of the request log
-    raise AssertionError("the URL consent was never accepted")
-
-
 async def test_accept_then_the_servers_completion_notice_retries_without_asking_again(scratch):
-    log, journal = scratch / "wire.log", scratch / "tray.jsonl"
-    tray = TrayProcess(scratch / "t" / "socket", [LOGIN, IDLE], workdir=scratch, env={"ELICIT_TRAY_LOG": str(journal)})
-    tray.start()
+    log = scratch / "wire.log"
+    tray = TrayProcess(scratch / "t" / "socket", [LOGIN, IDLE], workdir=scratch).start()
     got: dict[str, Any] = {}
     try:
         with anyio.fail_after(SESSION_TIMEOUT_S):
@@ -139,9 +133,10 @@ async def test_accept_then_the_servers_completion_notice_retries_without_asking_
                         got["connect"] = await client.call_tool("connect", {})
 
                     tg.start_soon(call)
-                    await anyio.to_thread.run_sync(_wait_for_accept, journal)
+                    await until(lambda: "2 shown: UrlWaitDialog" in windows(tray))  # the round waits
                     done = await client.call_tool("finish_login", {})
                     assert done.content[0].text == "completed"
+        assert await all_windows_gone(tray) == ONE_FLOW  # the notice withdrew the waiting round
     finally:
         assert tray.stop() == 0
     assert got["connect"].content[0].text == "connected after 2 calls"
@@ -187,12 +182,41 @@ async def test_decline_or_cancel_gives_the_host_an_error_it_can_act_on(scratch, 
     assert_host_never_saw_proxy_traffic(log)
 
 
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_cancel_in_the_waiting_window_gives_the_host_the_cancel_error(scratch, mode):
+    log = scratch / "wire.log"
+    tray = TrayProcess(scratch / "t" / "socket", [LOGIN, STOP], workdir=scratch).start()
+    try:
+        text, error = await run(tray, log, "connect", mode)
+        assert await all_windows_gone(tray) == ONE_FLOW
+        assert opened(tray) == [LOGIN_URL]
+    finally:
+        assert tray.stop() == 0
+    assert text is None and error is not None
+    answer = answer_of(log, "connect")
+    assert answer == {
+        "jsonrpc": "2.0",
+        "id": answer["id"],
+        "error": {"code": -32800, "message": CANCELLED, "data": {"action": "cancel"}},
+    }
+    assert retries(log, "connect") == 0
+    assert_host_never_saw_proxy_traffic(log)
+
+
 async def test_a_second_required_url_asks_again_then_the_answer_reaches_the_host(scratch):
     log = scratch / "wire.log"
-    plan = [LOGIN, FINISHED, GRANT, dict(FINISHED)]
+    plan = [LOGIN, FINISHED, GRANT, {**GRANT, "steps": [{"do": "finished"}]}]
     tray = TrayProcess(scratch / "t" / "socket", plan, workdir=scratch).start()
     try:
         text, error = await run(tray, log, "connect_twice")
+        assert await all_windows_gone(tray) == sorted(
+            [
+                f"{n} {what}"
+                for n in "1234"
+                for what in ("gone", "shown: " + ("UrlDialog" if n in "13" else "UrlWaitDialog"))
+            ]
+        )
+        assert opened(tray) == [LOGIN_URL, "https://consent.example.org/grant"]
     finally:
         assert tray.stop() == 0
     assert (text, error) == ("granted after 3 calls", None)
@@ -233,8 +257,8 @@ async def test_a_host_that_declared_url_mode_gets_the_error_unchanged(scratch):
 
 async def test_host_cancel_while_waiting_withdraws_the_dialog_and_nothing_reaches_the_host(scratch):
     log = scratch / "wire.log"
-    answers = {"url": {"action": "accept"}, "form": "hang"}  # the user leaves the finished dialog open
-    async with FakeTray(scratch / "t" / "socket", lambda params: answers[params.get("mode", "form")]) as tray:
+    replies = iter([{"action": "accept"}, "hang"])  # consent, then the user leaves the waiting round open
+    async with FakeTray(scratch / "t" / "socket", lambda params: next(replies)) as tray:
         with anyio.fail_after(SESSION_TIMEOUT_S):
             async with Client(wrapped(tray.path, log), mode="legacy") as client:
                 async with anyio.create_task_group() as tg:
@@ -246,12 +270,14 @@ async def test_host_cancel_while_waiting_withdraws_the_dialog_and_nothing_reache
                             await client.call_tool("connect", {})
 
                     tg.start_soon(call)
-                    while len(tray.requests) < 2:  # the finished dialog is up
+                    while len(tray.requests) < 2:  # the waiting round is up
                         await anyio.sleep(0.02)  # bounded by fail_after
                     scopes[0].cancel()
-                await tray.got_cancel.wait()  # the proxy withdrew the finished dialog
+                await tray.got_cancel.wait()  # the proxy withdrew the waiting round
                 assert (await client.call_tool("finish_login", {})).content[0].text == "completed"
-    assert [r.get("mode") for r in tray.requests] == ["url", "form"]
+    # the round is the consent's URL elicitation again, in the same flow
+    assert tray.requests[0] == tray.requests[1]
+    assert tray.requests[1]["url"] == LOGIN_URL and tray.requests[1]["_meta"]["elicit-tray/flow"]
     assert tray.cancelled[0] == "eof" or tray.cancelled[0]["method"] == "notifications/cancelled"
     sent = wire(log)
     host_id = next(m["id"] for d, m in sent if d == "to-server" and m.get("method") == "tools/call")

@@ -1,15 +1,16 @@
 """``-32042`` (URL elicitation required) for a host without URL mode, in the wrap core
-(docs/wrap-design.md §2.8): exact bytes in, exact bytes and actions out.
+(docs/wrap-design.md §2.8): exact bytes in, exact bytes and actions out. The consent and the
+wait are rounds of the session's URL flow (§2.9): the same params, the second one answered in
+the flow's waiting window ("I have finished, check again" = accept, Cancel = cancel).
 
-Proxy ids are ``"P-<n>"``; tickets and retry ids share one counter.
+Proxy ids are ``"P-<n>"``; tickets and retry ids share one counter; the flow is ``"P-flow"``.
 """
 
 from __future__ import annotations
 
 import json
 
-from elicit_tray.wrap.core import AskTray, CancelTray, CompleteTray, ForgetTray, ToHost, ToServer, TrayAnswer
-from elicit_tray.wrap.required import FINISHED_MESSAGE
+from elicit_tray.wrap.core import AskTray, CancelTray, CompleteTray, ReleaseTray, ToHost, ToServer, TrayAnswer
 from tests.unit.test_wrap_core import WHO, core, enveloped, legacy
 
 REQUESTER = {"serverName": "demo", "serverTitle": "Demo", "serverVersion": "1.2", "clientName": WHO}
@@ -44,21 +45,15 @@ def consent(ticket: int, eid: str = "e2", url: str = "https://a.example/x") -> A
             "message": "Log in",
             "url": url,
             "elicitationId": eid,
-            "_meta": {"elicit-tray/requester": REQUESTER},
+            "_meta": {"elicit-tray/requester": REQUESTER, "elicit-tray/flow": "P-flow"},
         },
+        "4",  # its connection is held for host request 4
     )
 
 
-def finished(ticket: int) -> AskTray:
-    return AskTray(
-        ticket,
-        {
-            "mode": "form",
-            "message": FINISHED_MESSAGE,
-            "requestedSchema": {"type": "object", "properties": {}},
-            "_meta": {"elicit-tray/requester": REQUESTER},
-        },
-    )
+#: The round that waits in the flow's window: the same URL elicitation again, in the same flow.
+waiting = consent
+RELEASE = ReleaseTray("4")
 
 
 def retry(n: int) -> ToServer:
@@ -75,10 +70,11 @@ def started():
 
 def test_accept_then_the_servers_completion_notice_retries_and_the_host_gets_the_answer_under_its_id():
     c = started()
-    assert c.tray_done(1, ACCEPT) == [finished(2)]
+    assert c.tray_done(1, ACCEPT) == [waiting(2)]
     assert c.feed_server(complete()) == [CompleteTray("e2"), CancelTray(2), retry(3)]
     assert c.feed_server(b'{"jsonrpc":"2.0","id":"P-3","result":{"content":[],"x":1e400}}\n') == [
-        ToHost(b'{"jsonrpc":"2.0","id":4,"result":{"content":[],"x":1e400}}\n')
+        RELEASE,  # the flow's window closes with the host's answer
+        ToHost(b'{"jsonrpc":"2.0","id":4,"result":{"content":[],"x":1e400}}\n'),
     ]
     assert c.required.flows == {}
     assert c.feed_server(complete()) == []  # a late repeat of the notice never reaches the host
@@ -92,10 +88,10 @@ def test_a_completion_notice_before_the_consent_retries_at_the_consent():
 
 def test_i_have_finished_retries_without_a_notice_and_the_held_connection_is_let_go_at_the_end():
     c = started()
-    assert c.tray_done(1, ACCEPT) == [finished(2)]
+    assert c.tray_done(1, ACCEPT) == [waiting(2)]
     assert c.tray_done(2, ACCEPT) == [retry(3)]
     assert c.feed_server(b'{"jsonrpc":"2.0","id":"P-3","error":{"code":-32603,"message":"no"}}\n') == [
-        ForgetTray("e2"),
+        RELEASE,
         ToHost(b'{"jsonrpc":"2.0","id":4,"error":{"code":-32603,"message":"no"}}\n'),
     ]
 
@@ -117,14 +113,26 @@ CANCELLED = refused("cancel", "cancelled the web page step the server asked for"
 def test_decline_and_cancel_of_the_url_give_the_host_an_error_it_can_act_on():
     for action, expected in (("decline", DECLINED), ("cancel", CANCELLED)):
         c = started()
-        assert c.tray_done(1, TrayAnswer(result={"action": action})) == [ToHost(expected)]
+        assert c.tray_done(1, TrayAnswer(result={"action": action})) == [RELEASE, ToHost(expected)]
         assert c.feed_server(complete()) == []
 
 
-def test_cancel_of_the_finished_dialog_ends_the_flow_and_lets_the_waiting_connection_go():
+def test_cancel_in_the_waiting_window_ends_the_flow_and_the_next_request_asks_for_consent_again():
     c = started()
     c.tray_done(1, ACCEPT)
-    assert c.tray_done(2, TrayAnswer(result={"action": "decline"})) == [ForgetTray("e2"), ToHost(DECLINED)]
+    assert c.tray_done(2, TrayAnswer(result={"action": "cancel"})) == [RELEASE, ToHost(CANCELLED)]
+    assert c.feed_host(CALL) == [ToServer(CALL)]  # the tray forgot the consent: so does wrap
+    assert c.feed_server(required("e5")) == [consent(3, "e5")]
+
+
+def test_after_a_finished_flow_the_same_url_goes_straight_to_the_waiting_window():
+    c = started()
+    c.tray_done(1, ACCEPT)
+    c.tray_done(2, ACCEPT)
+    c.feed_server(b'{"jsonrpc":"2.0","id":"P-3","result":{}}\n')
+    c.feed_host(CALL)
+    assert c.feed_server(required("e5")) == [waiting(4, "e5")]  # the tray remembers the consent
+    assert c.tray_done(4, ACCEPT) == [retry(5)]
 
 
 def test_a_tray_error_goes_to_the_host_and_closes_the_other_dialogs():
@@ -137,9 +145,10 @@ def test_a_tray_error_goes_to_the_host_and_closes_the_other_dialogs():
     assert [type(a) for a in out] == [AskTray, AskTray]
     assert c.tray_done(1, TrayAnswer.unreachable()) == [
         CancelTray(2),
+        RELEASE,
         ToHost(b'{"jsonrpc":"2.0","id":4,"error":{"code":-32603,"message":"elicit-tray: tray app unreachable"}}\n'),
     ]
-    assert c.tray_done(2, ACCEPT) == [ForgetTray("e3")]  # an accept on its way: its held connection goes
+    assert c.tray_done(2, ACCEPT) == [RELEASE]  # an accept on its way: its held connection goes
 
 
 def test_a_host_that_declared_url_mode_gets_the_error_unchanged():
@@ -155,7 +164,7 @@ def test_a_second_round_asks_consent_only_for_a_new_url_and_never_spins():
     c.tray_done(1, ACCEPT)
     assert c.tray_done(2, ACCEPT) == [retry(3)]
     # the same URL again (a new elicitationId): no second consent, the user says when done
-    assert c.feed_server(required("e4", request_id='"P-3"')) == [finished(4)]
+    assert c.feed_server(required("e4", request_id='"P-3"')) == [waiting(4, "e4")]
     assert c.tray_done(4, ACCEPT) == [retry(5)]
     # a new URL: consent again
     assert c.feed_server(required("e6", "https://c.example/", '"P-5"')) == [consent(6, "e6", "https://c.example/")]
@@ -171,7 +180,7 @@ def test_rounds_are_bounded():
     c.feed_server(required("e4", request_id='"P-3"'))
     c.tray_done(4, ACCEPT)
     assert c.feed_server(required("e6", request_id='"P-5"')) == [
-        ForgetTray("e2"),
+        RELEASE,
         ToHost(
             b'{"jsonrpc":"2.0","id":4,"error":{"code":-32603,"message":"elicit-tray: the server asked for a web '
             b'page step in more than 2 rounds"}}\n'
@@ -189,22 +198,22 @@ def cancel(request_id: str) -> bytes:
 
 def test_host_cancel_during_consent_closes_the_dialog_and_nothing_goes_anywhere():
     c = started()
-    assert c.feed_host(cancel("4")) == [CancelTray(1)]
+    assert c.feed_host(cancel("4")) == [CancelTray(1), RELEASE]
     assert c.tray_done(1, TrayAnswer(result={"action": "decline"})) == []
     assert c.feed_server(complete()) == []
 
 
 def test_an_accept_that_crossed_the_hosts_cancel_lets_its_held_connection_go():
     c = started()
-    assert c.feed_host(cancel("4")) == [CancelTray(1)]
-    assert c.tray_done(1, ACCEPT) == [ForgetTray("e2")]
+    assert c.feed_host(cancel("4")) == [CancelTray(1), RELEASE]
+    assert c.tray_done(1, ACCEPT) == [RELEASE]
     assert c.tray_done(1, ACCEPT) == []
 
 
 def test_host_cancel_while_waiting_closes_the_dialog_and_the_held_connection():
     c = started()
     c.tray_done(1, ACCEPT)
-    assert c.feed_host(cancel("4")) == [CancelTray(2), ForgetTray("e2")]
+    assert c.feed_host(cancel("4")) == [CancelTray(2), RELEASE]
 
 
 def test_host_cancel_while_the_retry_is_at_the_server_cancels_the_retry_and_drops_its_answer():
@@ -212,7 +221,7 @@ def test_host_cancel_while_the_retry_is_at_the_server_cancels_the_retry_and_drop
     c.tray_done(1, ACCEPT)
     c.tray_done(2, ACCEPT)
     assert c.feed_host(cancel("4")) == [
-        ForgetTray("e2"),
+        RELEASE,
         ToServer(b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"P-3","reason":"x"}}\n'),
     ]
     assert c.feed_server(b'{"jsonrpc":"2.0","id":"P-3","result":{}}\n') == []
@@ -241,14 +250,13 @@ def test_2026_a_first_answer_of_32042_is_finished_the_same_way_with_the_request_
     forwarded = c.feed_host(host)[0].data
     requester = {"clientName": WHO}
     item = {"mode": "url", "message": "Log in", "url": "https://a.example/x", "elicitationId": "e2"}
-    assert c.feed_server(required(request_id="1")) == [
-        AskTray(1, {**item, "_meta": {"elicit-tray/requester": requester}})
-    ]
-    assert [type(a) for a in c.tray_done(1, ACCEPT)] == [AskTray]  # no notices in this era: the user says when
+    meta = {"elicit-tray/requester": requester, "elicit-tray/flow": "P-flow"}
+    assert c.feed_server(required(request_id="1")) == [AskTray(1, {**item, "_meta": meta}, "1")]
+    assert c.tray_done(1, ACCEPT) == [AskTray(2, {**item, "_meta": meta}, "1")]  # the user says when
     [sent] = c.tray_done(2, ACCEPT)
     assert isinstance(sent, ToServer)
     assert json.loads(sent.data) == dict(json.loads(forwarded), id="P-3")
     assert c.feed_server(b'{"jsonrpc":"2.0","id":"P-3","result":{"content":[]}}\n') == [
-        ForgetTray("e2"),
+        ReleaseTray("1"),
         ToHost(b'{"jsonrpc":"2.0","id":1,"result":{"content":[]}}\n'),
     ]

@@ -46,6 +46,7 @@ async def request(
     socket_path: str | os.PathLike[str] | None = None,
     autostart: bool = True,
     completions: Completions | None = None,
+    hold_owner: str | None = None,
 ) -> dict[str, Any]:
     """Send one JSON-RPC request to the tray app over a fresh connection and return its ``result``.
 
@@ -58,6 +59,7 @@ async def request(
     (``_meta["elicit-tray/flow"]``) closes the held connections of that flow's earlier rounds once
     it is answered, and, accepted, is held itself (:meth:`Completions.hold`), so that the tray
     keeps the flow's one window between rounds (docs/design.md "URL flows over several rounds").
+    A held connection is tagged ``hold_owner`` (:meth:`Completions.release_owner` closes it).
 
     Raises:
         TrayError: the tray app answered with a JSON-RPC error.
@@ -89,7 +91,7 @@ async def request(
             if completions is not None and flow is not None:
                 completions.next_round(flow)  # this round holds the flow's window from now on
             if completions is not None and accepted and (eid is not None or flow is not None):
-                completions.hold(eid, reader, writer, flow=flow)
+                completions.hold(eid, reader, writer, flow=flow, owner=hold_owner)
                 held = True
             # The tray's results are objects (README "IPC contract"); passed on as read.
             result: dict[str, Any] = reply.result

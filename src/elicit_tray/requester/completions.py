@@ -21,8 +21,8 @@ log = logging.getLogger(__name__)
 
 
 class _Held:
-    def __init__(self, writer: asyncio.StreamWriter, eid: str | None, flow: str | None):
-        self.writer, self.eid, self.flow = writer, eid, flow
+    def __init__(self, writer: asyncio.StreamWriter, eid: str | None, flow: str | None, owner: str | None):
+        self.writer, self.eid, self.flow, self.owner = writer, eid, flow, owner
         self.watcher: asyncio.Task[None] | None = None
 
 
@@ -48,6 +48,7 @@ class Completions:
         self.linger_s = linger_s
         self._held: dict[str, list[_Held]] = {}
         self._flows: dict[str, list[_Held]] = {}
+        self._owners: dict[str, list[_Held]] = {}
 
     def waiting(self) -> list[str]:
         """The ``elicitationId`` of every held connection, oldest first per id."""
@@ -64,12 +65,14 @@ class Completions:
         writer: asyncio.StreamWriter,
         *,
         flow: str | None = None,
+        owner: str | None = None,
     ) -> None:
         """Keep ``writer`` open for the notice of ``elicitation_id`` (for at most
         :attr:`hold_s`) and, with ``flow`` (``_meta["elicit-tray/flow"]``), for that flow's next
         round (:meth:`next_round`; without an ``elicitationId`` for at most :attr:`linger_s`):
-        while it is open the tray keeps the flow's window."""
-        entry = _Held(writer, elicitation_id, flow)
+        while it is open the tray keeps the flow's window. ``owner`` names what the round
+        belongs to (wrap: the host request), for :meth:`release_owner`."""
+        entry = _Held(writer, elicitation_id, flow, owner)
         limit = self.hold_s if elicitation_id is not None else self.linger_s
 
         async def watch() -> None:
@@ -87,6 +90,8 @@ class Completions:
             self._held.setdefault(elicitation_id, []).append(entry)
         if flow is not None:
             self._flows.setdefault(flow, []).append(entry)
+        if owner is not None:
+            self._owners.setdefault(owner, []).append(entry)
 
     def next_round(self, flow: str) -> None:
         """A later round of ``flow`` was answered: the connections of its earlier rounds close
@@ -103,7 +108,7 @@ class Completions:
             pass
 
     def _forget(self, entry: _Held) -> None:
-        for table, name in ((self._held, entry.eid), (self._flows, entry.flow)):
+        for table, name in ((self._held, entry.eid), (self._flows, entry.flow), (self._owners, entry.owner)):
             held = table.get(name, []) if name is not None else []
             if entry in held:
                 held.remove(entry)
@@ -123,6 +128,18 @@ class Completions:
             entry.watcher.cancel()
         entry.writer.close()
         return True
+
+    def release_owner(self, owner: str) -> int:
+        """Close, without sending anything, every connection held for ``owner`` (what the rounds
+        belonged to ended: the tray closes the flow's window at once instead of after
+        :attr:`linger_s`). Returns how many were closed. Raises nothing."""
+        held = list(self._owners.get(owner, []))
+        for entry in held:
+            self._forget(entry)
+            if entry.watcher is not None:
+                entry.watcher.cancel()
+            entry.writer.close()
+        return len(held)
 
     async def complete(self, elicitation_id: str) -> bool:
         """Send ``notifications/elicitation/complete`` on the connection that made

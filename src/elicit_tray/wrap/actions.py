@@ -3,7 +3,7 @@
 The core (:class:`~elicit_tray.wrap.core.WrapCore`) returns a list of :data:`Action` for each
 line it is fed, in order: bytes for one side (:class:`ToServer`, :class:`ToHost`) or a tray
 request to make, withdraw or complete (:class:`AskTray`, :class:`CancelTray`,
-:class:`CompleteTray`, :class:`ForgetTray`). The shell reports each tray answer as a :class:`TrayAnswer`. Who asks,
+:class:`CompleteTray`, :class:`ReleaseTray`). The shell reports each tray answer as a :class:`TrayAnswer`. Who asks,
 for the dialog, is an :class:`Identity` (``docs/wrap-design.md`` §2.6).
 """
 
@@ -20,9 +20,9 @@ __all__ = [
     "AskTray",
     "CancelTray",
     "CompleteTray",
-    "ForgetTray",
     "Identity",
     "MAX_REQUESTER_CHARS",
+    "ReleaseTray",
     "ToHost",
     "ToServer",
     "TrayAnswer",
@@ -56,10 +56,13 @@ class ToServer:
 class AskTray:
     """Send ``elicitation/create`` with ``params`` (MCP ``ElicitRequestParams`` plus
     ``_meta["elicit-tray/requester"]``) to the tray app; report the outcome with
-    :meth:`~elicit_tray.wrap.core.WrapCore.tray_done` (``ticket``)."""
+    :meth:`~elicit_tray.wrap.core.WrapCore.tray_done` (``ticket``). An accepted URL
+    elicitation's connection, held for its completion notice or its flow's next round, belongs
+    to ``owner`` (the host request's id key) until :class:`ReleaseTray`."""
 
     ticket: int
     params: dict[str, Any]
+    owner: str | None = None
 
 
 @dataclass(frozen=True)
@@ -78,14 +81,15 @@ class CompleteTray:
 
 
 @dataclass(frozen=True)
-class ForgetTray:
-    """Close, without a word, the connection held for the completion notice of
-    ``elicitation_id`` (its flow ended; the tray app then stops waiting for that notice)."""
+class ReleaseTray:
+    """Close, without a word, every connection held for the tray requests of ``owner`` (the
+    host request they belonged to ended: the tray app stops waiting for their completion
+    notices, and a URL flow's window closes at once, ``docs/wrap-design.md`` §2.9)."""
 
-    elicitation_id: str
+    owner: str
 
 
-Action = ToHost | ToServer | AskTray | CancelTray | CompleteTray | ForgetTray
+Action = ToHost | ToServer | AskTray | CancelTray | CompleteTray | ReleaseTray
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ terminator for a last partial line), through :meth:`WrapCore.feed_host` (host ->
 - :class:`~.actions.CancelTray`: the request of that ticket is moot (expire its dialog); its answer, if it
   still comes, is ignored.
 - :class:`~.actions.CompleteTray`: deliver ``notifications/elicitation/complete`` for that id to the tray.
+- :class:`~.actions.ReleaseTray`: close the tray connections held for that host request (it ended).
 
 Cost: a line is parsed only when a cheap byte pre-filter says it may matter (§2.6
 "Performance"), then the parse confirms. A changed message is re-encoded with
@@ -38,7 +39,6 @@ import itertools
 import json
 import secrets
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 from ..ipc.jsonrpc import INTERNAL_ERROR
@@ -50,8 +50,8 @@ from .actions import (
     AskTray,
     CancelTray,
     CompleteTray,
-    ForgetTray,
     Identity,
+    ReleaseTray,
     ToHost,
     ToServer,
     TrayAnswer,
@@ -69,7 +69,7 @@ __all__ = [
     "AskTray",
     "CancelTray",
     "CompleteTray",
-    "ForgetTray",
+    "ReleaseTray",
     "TrayAnswer",
     "Action",
     "POLICIES",
@@ -130,6 +130,11 @@ def _request_line(watch: _Watch) -> bytes | None:
     return head + b',"method":' + method + b',"params":' + params + b"}\n"
 
 
+def _released(watch: _Watch, host_key: str) -> list[Action]:
+    """The watch of ``host_key`` ended: let go of the connections its URL rounds hold (§2.9)."""
+    return [ReleaseTray(host_key)] if watch.url_asked else []
+
+
 @dataclass
 class _Ticket:
     kind: str  # "server" (2025 elicitation/create), "mrtr" (an inputRequests key), "notice" (-32042)
@@ -155,6 +160,7 @@ class _Watch:
     state_raw: str | None = None  # requestState as the server wrote it
     retry_key: str | None = None
     urls: frozenset[str] = frozenset()  # the URLs the last round asked to open
+    url_asked: bool = False  # a URL round was asked: its held connections go at the end (§2.9)
 
 
 class WrapCore:
@@ -206,8 +212,8 @@ class WrapCore:
         self._watch: dict[str, _Watch] = {}  # host id key -> watch
         self._retries: dict[str, str] = {}  # proxy retry id key -> host id key
         self._dead: set[str] = set()  # proxy retry id keys whose late answers are dropped
-        no_flow = partial(self._requester_params, flow=False)  # the -32042 flows are §2.8's, not §2.9's
-        self.required = RequiredFlows(lambda: next(self._ids), self.prefix, no_flow, max_rounds)
+        # the -32042 flows (§2.8) are rounds of the session's URL flow too (§2.9)
+        self.required = RequiredFlows(lambda: next(self._ids), self.prefix, self._requester_params, max_rounds)
 
     # -- host -> server ---------------------------------------------------------------------
 
@@ -315,9 +321,9 @@ class WrapCore:
             flow_actions = self.required.host_cancelled(key, line)
             return [ToServer(line)] if flow_actions is None else flow_actions
         watch = self._watch.pop(key, None) if key is not None else None
-        if watch is None or watch.state == "sent":
+        if watch is None or key is None or watch.state == "sent":
             return [ToServer(line)]  # not ours (or before its first response): forward raw
-        actions: list[Action] = []
+        actions: list[Action] = _released(watch, key)
         if watch.state == "tray":  # the server already answered H: close the dialogs, send nothing
             for ticket in watch.tickets.values():
                 self._tickets.pop(ticket, None)
@@ -336,7 +342,7 @@ class WrapCore:
         if data is None:
             data = encode({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": retry_id}})
         assert data is not None
-        return [ToServer(data + ending(line))]
+        return [*actions, ToServer(data + ending(line))]
 
     # -- server -> host ---------------------------------------------------------------------
 
@@ -485,19 +491,10 @@ class WrapCore:
                 return self.required.response(line, host_key, msg.get("error"))
         if not owned_keys:  # final, or nothing the proxy owns: to the host under its own id
             del self._watch[host_key]
-            if not retry:
-                return [ToHost(line)]
-            data = with_id(line, watch.raw_id)
-            if data is None:
-                return [
-                    ToHost(
-                        error_line(
-                            watch.raw_id,
-                            {"code": INTERNAL_ERROR, "message": "elicit-tray: unreadable answer from the server"},
-                        )
-                    )
-                ]
-            return [ToHost(data)]
+            done = _released(watch, host_key)  # the flow's window goes with the host's answer (§2.9)
+            data = with_id(line, watch.raw_id) if retry else line
+            unreadable = {"code": INTERNAL_ERROR, "message": "elicit-tray: unreadable answer from the server"}
+            return [*done, ToHost(data if data is not None else error_line(watch.raw_id, unreadable))]
         urls = frozenset(
             p["url"] for p in owned_keys.values() if p.get("mode") == "url" and isinstance(p.get("url"), str)
         )
@@ -507,6 +504,7 @@ class WrapCore:
         if watch.rounds > self.max_rounds:
             del self._watch[host_key]
             return [
+                *_released(watch, host_key),
                 ToHost(
                     error_line(
                         watch.raw_id,
@@ -515,7 +513,7 @@ class WrapCore:
                             "message": f"elicit-tray: the server asked for input in more than {self.max_rounds} rounds",
                         },
                     )
-                )
+                ),
             ]
         watch.state = "tray"
         watch.retry_key = None
@@ -525,7 +523,9 @@ class WrapCore:
         for name, params in owned_keys.items():
             ticket = self._new_ticket(_Ticket("mrtr", host_key=host_key, input_key=name))
             watch.tickets[name] = ticket
-            actions.append(AskTray(ticket, self._requester_params(params)))
+            is_url = params.get("mode") == "url"
+            watch.url_asked |= is_url
+            actions.append(AskTray(ticket, self._requester_params(params), host_key if is_url else None))
         return actions
 
     # -- tray answers -----------------------------------------------------------------------
@@ -566,7 +566,7 @@ class WrapCore:
         watch.tickets.pop(info.input_key, None)
         if answer.error is not None:  # §2.5: the error to the host under H; close the siblings
             del self._watch[info.host_key]
-            actions: list[Action] = []
+            actions: list[Action] = _released(watch, info.host_key)
             for other in watch.tickets.values():
                 self._tickets.pop(other, None)
                 actions.append(CancelTray(other))

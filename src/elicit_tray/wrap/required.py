@@ -4,10 +4,13 @@
 When the proxy owns URL mode (it declared ``url`` on the host's behalf), a host request answered
 with ``-32042`` is finished by the proxy, since the host cannot show the URLs: each URL of
 ``error.data.elicitations`` is shown in the tray (consent); once every one is accepted, the proxy
-waits for the server's ``notifications/elicitation/complete`` for each ``elicitationId``, or for
-the user to say they have finished; then it retries the host's request under an id of its own and
-hands the host the retry's answer under the host's id. A decline, a cancel or a tray error ends
-the flow with a JSON-RPC error to the host (:data:`URL_STEP_REFUSED` for the user's decisions).
+asks the tray for a round of the session's URL flow for the same URL (the flow's waiting window,
+"I have finished, check again" / Cancel, ``docs/wrap-design.md`` §2.9) and at the same time
+waits for the server's ``notifications/elicitation/complete`` for each ``elicitationId`` (which
+withdraws the round); then it retries the host's request under an id of its own and hands the
+host the retry's answer under the host's id. A decline, a cancel or a tray error ends the flow
+with a JSON-RPC error to the host (:data:`URL_STEP_REFUSED` for the user's decisions), and the
+end of a flow lets go of every tray connection its dialogs hold (:class:`~.actions.ReleaseTray`).
 
 :class:`RequiredFlows` holds the host requests that may get ``-32042`` (their lines as
 forwarded, for the retry) and the flows under way; :class:`~.core.WrapCore` feeds it.
@@ -21,12 +24,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..ipc.jsonrpc import INTERNAL_ERROR
-from .actions import Action, AskTray, CancelTray, CompleteTray, ForgetTray, ToHost, ToServer, TrayAnswer
+from .actions import Action, AskTray, CancelTray, CompleteTray, ReleaseTray, ToHost, ToServer, TrayAnswer
 from .lines import encode, ending, error_line, id_key, parse_object, with_id
 from .rawjson import Line
 
 __all__ = [
-    "FINISHED_MESSAGE",
     "REQUIRED_METHODS",
     "URL_REQUIRED",
     "URL_STEP_REFUSED",
@@ -43,13 +45,9 @@ URL_STEP_REFUSED = -32800
 #: Host requests watched for a ``-32042`` answer (the requests a server answers with a tool, a
 #: prompt or a resource; ``initialize``, ``ping``, lists and notifications are not).
 REQUIRED_METHODS = frozenset({"tools/call", "prompts/get", "resources/read"})
-#: The message of the "I have finished" dialog (an empty form: Accept = finished).
-FINISHED_MESSAGE = (
-    "When you have finished on the web page opened in your browser, choose Accept: the request is "
-    "then sent to the server again. Decline or Cancel stops it."
-)
 #: Most elicitationIds of ended flows remembered, so that their late notices never reach the host
-#: (and most withdrawn consent tickets, whose accept may cross the withdrawal).
+#: (and most withdrawn consent tickets, whose accept may cross the withdrawal, and most URLs the
+#: user consented to in this session).
 MAX_ENDED_IDS = 1024
 _REFUSED = {
     "decline": "elicit-tray: the user declined to open the web page the server asked for; the request was not retried",
@@ -79,8 +77,9 @@ class _Flow:
     line: bytes  # the request as forwarded (the retry is this line under another id)
     state: str = "sent"  # "sent" / "retry" (at the server), "consent" (URL dialogs), "waiting" (for completion)
     rounds: int = 0
+    items: list[dict[str, Any]] = field(default_factory=list)  # this round's URL elicitations
     consent: dict[int, dict[str, Any]] = field(default_factory=dict)  # open consent ticket -> URL elicitation
-    finish_ticket: int | None = None  # the open "I have finished" dialog
+    finish_ticket: int | None = None  # the open round in the flow's waiting window ("I have finished")
     consented: set[str] = field(default_factory=set)  # URLs the user accepted in this flow
     expected: set[str] = field(default_factory=set)  # elicitationIds of this round
     completed: set[str] = field(default_factory=set)  # of those, the ones the server completed
@@ -94,7 +93,8 @@ class RequiredFlows:
     Args:
         new_number: the proxy's counter (tickets and retry ids share it with the core).
         prefix: the proxy's own id prefix (``"elicit-tray-<random>-"``).
-        requester_params: adds the requester identity to tray params (the core's).
+        requester_params: adds the requester identity and the session's URL flow to tray params
+            (the core's).
         max_rounds: most ``-32042`` rounds per host request; one more is a -32603 to the host.
     """
 
@@ -111,8 +111,9 @@ class RequiredFlows:
         self._dead: set[str] = set()  # retry id keys whose late answers are dropped
         self._tickets: dict[int, str] = {}  # tray ticket -> host id key
         self._ids: dict[str, str] = {}  # elicitationId -> host id key (while its flow lives)
-        self._late: dict[int, str] = {}  # consent tickets withdrawn by a flow's end -> elicitationId
+        self._late: dict[int, str] = {}  # consent tickets withdrawn by a flow's end -> host id key
         self._ended: dict[str, None] = {}  # elicitationIds of ended flows, oldest first: their notices are dropped
+        self._consented: dict[str, None] = {}  # URLs consented to in this session (the tray remembers them too)
 
     def watching(self) -> bool:
         """Whether any answer from the server may belong to a flow (a byte pre-filter's test)."""
@@ -164,32 +165,33 @@ class RequiredFlows:
             self._ids.pop(eid, None)
             self._ended[eid] = None
         flow.expected = {item["elicitationId"] for item in items if isinstance(item.get("elicitationId"), str)}
-        flow.completed = set()
+        flow.completed, flow.items = set(), items
         for eid in flow.expected:
             self._ids[eid] = host_key
         actions: list[Action] = []
         for item in items:
-            if item["url"] in flow.consented or any(item["url"] == i["url"] for i in flow.consent.values()):
-                continue  # consent once per URL
+            url = item["url"]
+            if url in flow.consented or url in self._consented or any(url == i["url"] for i in flow.consent.values()):
+                continue  # consent once per URL (in this session's flow, as the tray remembers it)
             ticket = self._number()
             self._tickets[ticket] = host_key
             flow.consent[ticket] = item
-            actions.append(AskTray(ticket, self._requester(item)))
+            actions.append(AskTray(ticket, self._requester(item), host_key))
         if not flow.consent:
             actions.extend(self._wait(host_key, flow))
         return actions
 
     def _wait(self, host_key: str, flow: _Flow) -> list[Action]:
-        """Every URL accepted: retry if the server completed them all, else ask the user to say
-        when they have finished (while completion notices may still end the wait)."""
+        """Every URL accepted: retry if the server completed them all, else ask the tray for a
+        round of the flow for the round's first URL: its waiting window says when the user has
+        finished (while completion notices may still end the wait)."""
         if flow.expected and flow.expected <= flow.completed:
             return [self._retry(host_key, flow)]
         flow.state = "waiting"
         ticket = self._number()
         self._tickets[ticket] = host_key
         flow.finish_ticket = ticket
-        form = {"mode": "form", "message": FINISHED_MESSAGE, "requestedSchema": {"type": "object", "properties": {}}}
-        return [AskTray(ticket, self._requester(form))]
+        return [AskTray(ticket, self._requester(flow.items[0]), host_key)]
 
     def _retry(self, host_key: str, flow: _Flow) -> ToServer:
         """The host's request again, under a fresh proxy id (every other byte as forwarded)."""
@@ -204,15 +206,14 @@ class RequiredFlows:
         return ToServer(data)
 
     def _end(self, host_key: str, flow: _Flow) -> list[Action]:
-        """Forget the flow: close its open dialogs and the connections held for completion."""
+        """Forget the flow: close its open dialogs and the connections its dialogs hold (for
+        completion notices, and the flow's window, which then closes at once)."""
         self.flows.pop(host_key, None)
         actions: list[Action] = []
         for ticket in [*flow.consent, *([flow.finish_ticket] if flow.finish_ticket is not None else [])]:
             self._tickets.pop(ticket, None)
             actions.append(CancelTray(ticket))
-            eid = flow.consent[ticket].get("elicitationId") if ticket in flow.consent else None
-            if isinstance(eid, str):  # its answer may be on its way: an accept holds a connection
-                self._late[ticket] = eid
+            self._late[ticket] = host_key  # its answer may be on its way: an accept holds a connection
         flow.consent.clear()
         for eid in flow.expected:
             self._ids.pop(eid, None)
@@ -221,7 +222,8 @@ class RequiredFlows:
             del self._ended[next(iter(self._ended))]
         while len(self._late) > MAX_ENDED_IDS:  # most withdrawn tickets never answer: bounded
             del self._late[next(iter(self._late))]
-        actions.extend(ForgetTray(eid) for eid in sorted(flow.held))
+        if flow.rounds:
+            actions.append(ReleaseTray(host_key))
         if flow.retry_key is not None:
             self._retries.pop(flow.retry_key, None)
         return actions
@@ -254,7 +256,8 @@ class RequiredFlows:
         """The tray's answer for a flow's ``ticket`` (:meth:`owns_ticket`)."""
         late = self._late.pop(ticket, None)
         if late is not None:  # answered after its flow ended: let an accept's held connection go
-            return [ForgetTray(late)] if answer.result is not None and answer.result.get("action") == "accept" else []
+            accepted = answer.result is not None and answer.result.get("action") == "accept"
+            return [ReleaseTray(late)] if accepted and late not in self.flows else []
         host_key = self._tickets.pop(ticket, None)
         flow = self.flows.get(host_key) if host_key is not None else None
         if flow is None or host_key is None:
@@ -264,11 +267,17 @@ class RequiredFlows:
             flow.finish_ticket = None
         action = answer.result.get("action") if answer.result is not None else None
         if answer.error is not None or action != "accept":
+            if item is None:  # the user stopped the flow in its window: the tray forgot the consent
+                for url_item in flow.items:
+                    self._consented.pop(url_item["url"], None)
             error = answer.error if answer.error is not None else refused_error(str(action))
             return [*self._end(host_key, flow), ToHost(error_line(flow.raw_id, error))]
-        if item is None:  # "I have finished"
+        if item is None:  # "I have finished, check again"
             return [self._retry(host_key, flow)]
         flow.consented.add(item["url"])
+        self._consented[item["url"]] = None
+        while len(self._consented) > MAX_ENDED_IDS:
+            del self._consented[next(iter(self._consented))]
         actions: list[Action] = []
         eid = item.get("elicitationId")
         if isinstance(eid, str):

@@ -36,7 +36,7 @@ import anyio
 from anyio.abc import Process
 
 from ..paths import PrivateFileRefused, open_private_append
-from .core import AskTray, CancelTray, CompleteTray, ForgetTray, Identity, ToHost, ToServer, TrayAnswer, WrapCore
+from .core import AskTray, CancelTray, CompleteTray, Identity, ReleaseTray, ToHost, ToServer, TrayAnswer, WrapCore
 from .pipes import CHUNK, End, LineSplitter
 from .procs import Tree, become_subreaper
 
@@ -172,8 +172,8 @@ class _Shell:
                     scope.cancel()
             elif isinstance(action, CompleteTray):
                 self.tg.start_soon(self.completions.complete, action.elicitation_id)
-            elif isinstance(action, ForgetTray):
-                self.completions.release(action.elicitation_id)
+            elif isinstance(action, ReleaseTray):
+                self.completions.release_owner(action.owner)
         if pending_host:
             await self.to_host(_joined(pending_host))
         if pending_server:
@@ -216,6 +216,7 @@ class _Shell:
                     socket_path=self.socket_path,
                     autostart=False,
                     completions=self.completions,
+                    hold_owner=action.owner,
                 )
                 answer = TrayAnswer(
                     result=result if isinstance(result, dict) else None,
