@@ -393,7 +393,7 @@ class OutlinedIndicators(QProxyStyle):
     ) -> QSize:
         """The base's size, at least :data:`MIN_TARGET_PX` each way for the controls one clicks
         (checkboxes, radio buttons, buttons, text fields, drop-downs, spin boxes)."""
-        result = super().sizeFromContents(kind, option, size, widget)
+        result = super().sizeFromContents(kind, option, size, widget)  # type: ignore[arg-type]  # Qt takes null for both
         if kind in _TARGETS:
             result = result.expandedTo(QSize(MIN_TARGET_PX, MIN_TARGET_PX))
         return result
