@@ -96,16 +96,24 @@ async def run(tray: TrayProcess, log: Path, tool: str, mode: str = "legacy") -> 
     return " ".join(getattr(c, "text", "") for c in result.content), None
 
 
-@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
-async def test_accept_then_i_have_finished_retries_and_the_host_gets_the_retrys_answer(scratch, mode):
-    log = scratch / "wire.log"
-    tray = TrayProcess(scratch / "t" / "socket", [LOGIN, FINISHED], workdir=scratch).start()
+async def one_flow(scratch: Path, log: Path, waiting_step: dict, mode: str) -> tuple[str | None, MCPError | None]:
+    """``connect`` through wrap with a user who opens the login URL, then takes
+    ``waiting_step`` in the flow's waiting window: one consent and one waiting window, both gone
+    at the end, and the browser opened once. Returns what ``run`` returns."""
+    tray = TrayProcess(scratch / "t" / "socket", [LOGIN, waiting_step], workdir=scratch).start()
     try:
         text, error = await run(tray, log, "connect", mode)
         assert await all_windows_gone(tray) == ONE_FLOW
         assert opened(tray) == [LOGIN_URL]
     finally:
         assert tray.stop() == 0
+    return text, error
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_accept_then_i_have_finished_retries_and_the_host_gets_the_retrys_answer(scratch, mode):
+    log = scratch / "wire.log"
+    text, error = await one_flow(scratch, log, FINISHED, mode)
     assert (text, error) == ("connected after 2 calls", None)
     answer = answer_of(log, "connect")
     expected = ok(answer["id"], "connected after 2 calls")
@@ -185,13 +193,7 @@ async def test_decline_or_cancel_gives_the_host_an_error_it_can_act_on(scratch, 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 async def test_cancel_in_the_waiting_window_gives_the_host_the_cancel_error(scratch, mode):
     log = scratch / "wire.log"
-    tray = TrayProcess(scratch / "t" / "socket", [LOGIN, STOP], workdir=scratch).start()
-    try:
-        text, error = await run(tray, log, "connect", mode)
-        assert await all_windows_gone(tray) == ONE_FLOW
-        assert opened(tray) == [LOGIN_URL]
-    finally:
-        assert tray.stop() == 0
+    text, error = await one_flow(scratch, log, STOP, mode)
     assert text is None and error is not None
     answer = answer_of(log, "connect")
     assert answer == {

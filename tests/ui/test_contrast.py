@@ -98,19 +98,6 @@ def test_the_drawn_indicator_outline_has_three_to_one_against_the_window(qapp, n
     assert best >= CONTROL_CONTRAST, (name, [c.name() for c in row])
 
 
-@pytest.fixture
-def system_palette(qapp, request):
-    """The application palette ``request.param`` of tests/ui/pixels.py, as a platform sets it;
-    the app's style installed as the tray installs it; the old palette back afterwards."""
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
-    old = app.palette()
-    install_style()
-    app.setPalette(palette(request.param))
-    yield request.param
-    app.setPalette(old)
-
-
 def shown(qtbot, kind: str) -> QWidget:
     """``kind`` of tests/ui/pixels.py, open, active, with no control focused (no ring)."""
     window = open_window(kind)

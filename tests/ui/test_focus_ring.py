@@ -20,23 +20,9 @@ from tests.ui.pixels import (
     focusable,
     grab,
     open_window,
-    palette,
     rect_in,
     ring_failures,
 )
-
-
-@pytest.fixture
-def system_palette(qapp, request):
-    """The application palette ``request.param`` (tests/ui/pixels.py), as a platform sets it,
-    under the app's style; the old palette back afterwards."""
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
-    old = app.palette()
-    install_style()
-    app.setPalette(palette(request.param))
-    yield request.param
-    app.setPalette(old)
 
 
 def _opened(qtbot, kind: str) -> QWidget:

@@ -51,20 +51,7 @@ def test_both_pattern_sets_skip_exactly_the_value(patterns, value):
     assert rawjson._engine_skips_right()
 
 
-@pytest.mark.parametrize(
-    "value",
-    [
-        b'"plain"',
-        b'"esc \\" ] } \\\\"',
-        b"-12.5e+3",
-        b"true",
-        b"null",
-        b"[]",
-        b'{"a":[1,{"b":[[[["}"]]]]}],"c":{}}',  # deeper than one flat match
-        DEEP,
-        b"[" + b"{}," * 10000 + b"{}]",
-    ],
-)
+@pytest.mark.parametrize("value", VALUES)
 def test_skip_value_ends_exactly_after_the_value(value):
     line = b' {"k":' + value + b' ,"z":1}\n'
     assert skip_value(line, 6) == 6 + len(value)
