@@ -41,3 +41,27 @@ def test_keys_never_wait_for_a_pattern_check_and_accept_waits_for_its_verdict(ai
     assert row.current() == ("ab", None) and dialog.errors() == {}
     assert dialog.attempt_submit()
     assert tray.reply(channel) == {"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {"code": "ab"}}}
+
+
+def test_the_scripted_user_waits_for_a_check_in_flight_before_it_submits(aio, monkeypatch):
+    """The frozen bundle's worker took over a second to start, so the scripted user's Accept came
+    while the value was still being checked, was refused, and the request was never answered."""
+    held = threading.Event()
+    real_check = pattern.engine.check
+
+    def slow_check(pattern_text: str, value: str) -> str:
+        if pattern_text == PATTERN:
+            held.wait(3)  # a worker that is still starting
+        return real_check(pattern_text, value)
+
+    monkeypatch.setattr(pattern.engine, "check", slow_check)
+    release = threading.Timer(0.3, held.set)  # the worker ready a while after the keys
+    release.start()
+    tray = Tray(aio)
+    channel, _dialog = tray.ask(_params(), [{"do": "type", "field": "code", "text": "cd-held"}, {"do": "submit"}])
+    assert tray.reply(channel) == {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": {"action": "accept", "content": {"code": "cd-held"}},
+    }
+    release.join()

@@ -22,7 +22,9 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QPushButton, QWidget
 
+from ..schema import pattern
 from .base import ElicitationDialog
+from .typed_patterns import typed_patterns
 from .widgets import FieldWidget
 
 __all__ = ["perform", "QTestHand", "ScriptPlan", "ScriptedUser", "TERMINAL_STEPS"]
@@ -107,6 +109,10 @@ def perform(
         if do in FIELD_STEPS:
             _field_step(dialog, step)
         elif do == "submit":
+            # A user waits while a field says its value is still being checked (Accept is
+            # disabled then, and pressing Enter is refused): a worker's first start may take a
+            # second, in a frozen bundle more.
+            typed_patterns().settle(pattern.START_TIMEOUT_S)
             button = dialog.commit_button
             if button is not None and button.isEnabled():
                 QTest.mouseClick(button, Qt.MouseButton.LeftButton)
